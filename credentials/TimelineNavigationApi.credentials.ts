@@ -1,0 +1,77 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialTestRequest,
+	ICredentialType,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class TimelineNavigationApi implements ICredentialType {
+	name = 'timelineNavigationApi';
+
+	displayName = 'Timeline Navigation API';
+
+	icon: Icon = {
+		light: 'file:timelineNavigation.svg',
+		dark: 'file:timelineNavigation.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.timeline-navigation.example',
+			description:
+				'Scheme and host of your service (the service is published under two host names: use yours). The node adds /v1; a trailing /v1 or slash is accepted.',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The JWT issued to your account, sent as a bearer token',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.accessToken}}',
+			},
+		},
+	};
+
+	// Listing timelines reads nothing sensitive and changes nothing.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/v1$/, "")}}/v1',
+			url: '/timelines',
+			method: 'GET',
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'The service rejected the access token (HTTP 401). Copy the token again and check it has not expired.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message: 'The access token is not allowed to use this service (HTTP 403).',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,14 @@
+'use strict';
+// Programmatic entry point: the built node and credential classes.
+// n8n itself loads them through the "n8n" attribute of package.json.
+module.exports = {
+	TimelineNavigation: require('./dist/nodes/TimelineNavigation/TimelineNavigation.node.js')
+		.TimelineNavigation,
+	TimelineNavigationTrigger:
+		require('./dist/nodes/TimelineNavigationTrigger/TimelineNavigationTrigger.node.js')
+			.TimelineNavigationTrigger,
+	TimelineNavigationApi: require('./dist/credentials/TimelineNavigationApi.credentials.js')
+		.TimelineNavigationApi,
+	ChatAppMessagingApi: require('./dist/credentials/ChatAppMessagingApi.credentials.js')
+		.ChatAppMessagingApi,
+};

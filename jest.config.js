@@ -1,0 +1,11 @@
+/** Unit and in-process tests: the nodes run through n8n-core against the sandbox over HTTP. */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
+	},
+	testTimeout: 30000,
+};

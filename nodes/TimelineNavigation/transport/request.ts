@@ -1,0 +1,273 @@
+import {
+	NodeApiError,
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHttpRequestMethods,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
+
+export type Service = 'timeline' | 'messaging';
+
+export const CREDENTIAL_TYPES: Record<Service, string> = {
+	timeline: 'timelineNavigationApi',
+	messaging: 'chatAppMessagingApi',
+};
+
+export interface ApiCall {
+	method: IHttpRequestMethods;
+	/** Path after `/v1`, path parameters already encoded with `encodePathSegment`. */
+	path: string;
+	body?: IDataObject;
+	qs?: IDataObject;
+}
+
+export interface CallContext {
+	itemIndex: number;
+	/** What the user asked for, as the editor names it: "Time → Travel". */
+	operation: string;
+}
+
+/** Settings of the node's "Request Options" collection, with their defaults. */
+export interface RequestSettings {
+	timeout: number;
+	maxRetries: number;
+	maxRetryWait: number;
+}
+
+export const DEFAULT_REQUEST_SETTINGS: RequestSettings = {
+	timeout: 30_000,
+	maxRetries: 3,
+	maxRetryWait: 60,
+};
+
+type ApiContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+/** `https://host/v1/`, `https://host/` and `https://host` all mean the same service root. */
+export function normalizeBaseUrl(raw: string): string {
+	const trimmed = String(raw ?? '').trim().replace(/\/+$/, '').replace(/\/v1$/i, '');
+	return `${trimmed.replace(/\/+$/, '')}/v1`;
+}
+
+/** Keeps a path parameter inside its own segment, whatever characters it holds. */
+export function encodePathSegment(value: string): string {
+	return encodeURIComponent(value).replace(/\./g, '%2E');
+}
+
+// One credential read per execution and service, not one per item: the credential cannot
+// change between items, and decrypting it is a noticeable part of each request's cost.
+const baseUrlCache = new WeakMap<ApiContext, Map<Service, Promise<string>>>();
+
+async function getBaseUrl(context: ApiContext, service: Service): Promise<string> {
+	let perService = baseUrlCache.get(context);
+	if (!perService) {
+		perService = new Map();
+		baseUrlCache.set(context, perService);
+	}
+	let baseUrl = perService.get(service);
+	if (!baseUrl) {
+		baseUrl = context
+			.getCredentials<{ baseUrl: string }>(CREDENTIAL_TYPES[service])
+			.then(({ baseUrl: raw }) => normalizeBaseUrl(raw));
+		perService.set(service, baseUrl);
+	}
+	return await baseUrl;
+}
+
+function readSettings(context: ApiContext, itemIndex: number): RequestSettings {
+	if (!('getInputData' in context)) return DEFAULT_REQUEST_SETTINGS;
+	const options = context.getNodeParameter('requestOptions', itemIndex, {}) as Partial<RequestSettings>;
+	return { ...DEFAULT_REQUEST_SETTINGS, ...options };
+}
+
+interface Failure {
+	status?: number;
+	headers: Record<string, string>;
+	body?: unknown;
+	code?: string;
+}
+
+function describeFailure(error: unknown): Failure {
+	const candidate = error as {
+		httpCode?: string;
+		code?: string;
+		cause?: { code?: string; response?: { status?: number; headers?: Record<string, string>; data?: unknown } };
+		response?: { status?: number; headers?: Record<string, string>; data?: unknown };
+	};
+	const response = candidate.cause?.response ?? candidate.response;
+	const status = response?.status ?? (candidate.httpCode ? Number(candidate.httpCode) : undefined);
+	return {
+		status: Number.isFinite(status) ? status : undefined,
+		headers: response?.headers ?? {},
+		body: response?.data,
+		code: candidate.cause?.code ?? candidate.code,
+	};
+}
+
+/** The service's own words: the first of message, error.message, error, detail, status. */
+export function serviceMessageOf(body: unknown): string | undefined {
+	let parsed = body;
+	if (typeof body === 'string') {
+		try {
+			parsed = JSON.parse(body);
+		} catch {
+			return body.trim().slice(0, 300) || undefined;
+		}
+	}
+	if (!parsed || typeof parsed !== 'object') return undefined;
+	const object = parsed as IDataObject;
+	const error = object.error as IDataObject | string | undefined;
+	const found = [
+		object.message,
+		typeof error === 'object' ? error?.message : undefined,
+		typeof error === 'string' ? error : undefined,
+		object.detail,
+		object.status,
+	].find((value) => typeof value === 'string' && value.trim() !== '');
+	return found === undefined ? undefined : redactBearer(String(found));
+}
+
+function serviceCodeOf(body: unknown): string | undefined {
+	const error = (body as IDataObject | undefined)?.error as IDataObject | undefined;
+	return typeof error?.code === 'string' ? error.code : undefined;
+}
+
+function redactBearer(text: string): string {
+	return text.replace(/Bearer\s+\S+/gi, 'Bearer ****');
+}
+
+/** Seconds to wait from a Retry-After header (delta seconds or an HTTP date). */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+	if (value === undefined || value === '') return undefined;
+	if (/^\d+$/.test(value.trim())) return Number(value.trim());
+	const date = Date.parse(value);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+const HINTS: Record<number, string> = {
+	400: 'The service refused the request as invalid: check the fields named in the message.',
+	401: 'The service refused the key: open the credential and paste the key again.',
+	403: 'The key is valid but not allowed to do this.',
+	404: 'Nothing exists at that ID or path: check the ID (and the credential\'s Base URL).',
+	409: 'The request conflicts with the current state.',
+	413: 'The request is too large for the service.',
+	422: 'The service understood the request but will not act on it: see its message.',
+	429: 'The service is rate limiting: lower "Concurrency" in Request Options, or raise "Max Retries on Rate Limit".',
+};
+
+function hintFor(status: number | undefined): string {
+	if (status === undefined) return '';
+	if (HINTS[status]) return HINTS[status];
+	if (status >= 500) {
+		return 'The service failed. The request was not repeated automatically because it may have been acted on; check before running it again.';
+	}
+	return '';
+}
+
+function networkMessage(code: string | undefined): string {
+	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') {
+		return 'no answer within the timeout (the request may still have been acted on; raise "Timeout" in Request Options if the service is slow)';
+	}
+	if (code === 'ECONNRESET' || code === 'EPIPE') {
+		return 'the connection was closed before an answer arrived (the request may or may not have been acted on)';
+	}
+	if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+		return `the service could not be reached (${code}): check the Base URL of the credential`;
+	}
+	return code ? `the request failed (${code})` : 'the request failed';
+}
+
+function apiError(context: ApiContext, call: CallContext, failure: Failure, extra = ''): NodeApiError {
+	const serviceMessage = serviceMessageOf(failure.body);
+	const what =
+		failure.status !== undefined
+			? `the service answered HTTP ${failure.status}${serviceMessage ? `: ${serviceMessage}` : ''}`
+			: networkMessage(failure.code);
+	const message = `${call.operation} failed: ${what}`;
+	const description = [hintFor(failure.status), extra].filter(Boolean).join(' ');
+	// Built from plain values only: the raw HTTP error carries the request headers, bearer key included.
+	const error = new NodeApiError(
+		context.getNode(),
+		{ message, description } as JsonObject,
+		{
+			message,
+			description,
+			httpCode: failure.status !== undefined ? String(failure.status) : undefined,
+			itemIndex: call.itemIndex,
+		},
+	);
+	error.context = {
+		...error.context,
+		status: failure.status,
+		serviceCode: serviceCodeOf(failure.body),
+		serviceMessage,
+	};
+	return error;
+}
+
+/** Parses what the service sent back; an answer that is not JSON is an error, not data. */
+function parseAnswer(context: ApiContext, call: CallContext, answer: unknown): IDataObject | IDataObject[] {
+	if (answer === undefined || answer === null || answer === '') return {};
+	if (typeof answer === 'string') {
+		try {
+			return JSON.parse(answer) as IDataObject;
+		} catch {
+			throw apiError(
+				context,
+				call,
+				{ status: undefined, headers: {}, code: 'INVALID_JSON' },
+				'The service answered with a body that is not valid JSON; nothing was parsed from it.',
+			);
+		}
+	}
+	return answer as IDataObject;
+}
+
+/**
+ * Calls the service through n8n's authenticated HTTP helper. A 429 is retried after its
+ * Retry-After (bounded by Request Options), since the service did not act on it; nothing
+ * else is retried, so a message is never sent twice.
+ */
+export async function apiRequest(
+	this: ApiContext,
+	service: Service,
+	call: ApiCall,
+	callContext: CallContext,
+): Promise<IDataObject | IDataObject[]> {
+	const settings = readSettings(this, callContext.itemIndex);
+	const options: IHttpRequestOptions = {
+		method: call.method,
+		url: `${await getBaseUrl(this, service)}${call.path}`,
+		json: true,
+		timeout: settings.timeout,
+	};
+	if (call.body !== undefined) options.body = call.body;
+	if (call.qs !== undefined) options.qs = call.qs;
+
+	for (let attempt = 0; ; attempt++) {
+		let answer: unknown;
+		try {
+			answer = await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPES[service],
+				options,
+			);
+		} catch (error) {
+			const failure = describeFailure(error);
+			if (failure.status === 429 && attempt < settings.maxRetries) {
+				const wait = parseRetryAfter(failure.headers['retry-after']) ?? 2 ** attempt;
+				if (wait <= settings.maxRetryWait) {
+					await sleep(wait * 1000);
+					continue;
+				}
+				throw apiError(this, callContext, failure, `The service asked to wait ${wait} s, longer than "Max Retry Wait" (${settings.maxRetryWait} s).`);
+			}
+			const retried = failure.status === 429 && attempt > 0 ? `Gave up after ${attempt} retries.` : '';
+			throw apiError(this, callContext, failure, retried);
+		}
+		return parseAnswer(this, callContext, answer);
+	}
+}

@@ -1,0 +1,5 @@
+export { runNode, runWorkflow, getPackage, type RunResult, type WorkflowJson, type NodeUnderTest } from './run';
+export { testCredential, type CredentialTestResult } from './credentialTest';
+export type { StoredCredential } from './credentials';
+export { INPUT_NODE_TYPE, SANDBOX_PROBE_NODE_TYPE } from './fixtures';
+export { PROJECT_ROOT } from './loader';
