@@ -22,14 +22,14 @@ export function operationField(resource: string, options: INodePropertyOptions[]
 export function dateTimeField(
 	resource: string,
 	operations: string[],
-	field: { name: string; displayName: string; description: string; required?: boolean; default?: string },
+	field: { name: string; displayName: string; description: string; required?: boolean },
 ): INodeProperties {
 	return {
 		displayName: field.displayName,
 		name: field.name,
 		type: 'dateTime',
 		required: field.required ?? true,
-		default: field.default ?? '',
+		default: '',
 		description: field.description,
 		displayOptions: showFor(resource, operations),
 	};
@@ -127,14 +127,15 @@ export function additionalFieldsCollection(
 
 /** One item per entry of a list in the answer (default), or the whole answer as one item. */
 export function outputModeField(resource: string, operations: string[], entries: string): INodeProperties {
+	const modes = [
+		{ name: `One Item per ${entries}`, value: 'split', description: `Each ${entries.toLowerCase()} becomes its own item` },
+		{ name: 'Whole Response', value: 'response', description: 'The answer of the service as one item' },
+	];
 	return {
 		displayName: 'Output',
 		name: 'outputMode',
 		type: 'options',
-		options: [
-			{ name: `One Item per ${entries}`, value: 'split', description: `Each ${entries.toLowerCase()} becomes its own item` },
-			{ name: 'Whole Response', value: 'response', description: 'The answer of the service as one item' },
-		],
+		options: modes,
 		default: 'split',
 		displayOptions: showFor(resource, operations),
 	};
