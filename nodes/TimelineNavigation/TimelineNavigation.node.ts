@@ -5,15 +5,32 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
+import { anchorHandlers } from './actions/anchor';
+import { eventHandlers } from './actions/event';
+import { itemHandlers } from './actions/item';
+import { messageHandlers } from './actions/message';
 import { timeHandlers } from './actions/time';
+import { timelineHandlers } from './actions/timeline';
+import { anchorFields, anchorOperations } from './descriptions/AnchorDescription';
 import { requestOptionsField } from './descriptions/common';
+import { eventFields, eventOperations } from './descriptions/EventDescription';
+import { itemFields, itemOperations } from './descriptions/ItemDescription';
+import { messageFields, messageOperations } from './descriptions/MessageDescription';
 import { timeFields, timeOperations } from './descriptions/TimeDescription';
+import { timelineFields, timelineOperations } from './descriptions/TimelineDescription';
+import { searchTimelines } from './methods/listSearch';
 import { runOperation, type ResourceHandlers } from './shared/runner';
 
-const TIMELINE_RESOURCES = ['time'];
+/** Resources served by the timeline navigation service; `message` uses the messaging service. */
+const TIMELINE_RESOURCES = ['anchor', 'event', 'item', 'time', 'timeline'];
 
 const handlers: Record<string, ResourceHandlers> = {
+	anchor: anchorHandlers,
+	event: eventHandlers,
+	item: itemHandlers,
+	message: messageHandlers,
 	time: timeHandlers,
+	timeline: timelineHandlers,
 };
 
 export class TimelineNavigation implements INodeType {
@@ -36,6 +53,11 @@ export class TimelineNavigation implements INodeType {
 				required: true,
 				displayOptions: { show: { resource: TIMELINE_RESOURCES } },
 			},
+			{
+				name: 'chatAppMessagingApi',
+				required: true,
+				displayOptions: { show: { resource: ['message'] } },
+			},
 		],
 		properties: [
 			{
@@ -43,13 +65,34 @@ export class TimelineNavigation implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'Time', value: 'time' }],
+				options: [
+					{ name: 'Anchor', value: 'anchor' },
+					{ name: 'Event', value: 'event' },
+					{ name: 'Item', value: 'item' },
+					{ name: 'Message', value: 'message' },
+					{ name: 'Time', value: 'time' },
+					{ name: 'Timeline', value: 'timeline' },
+				],
 				default: 'time',
 			},
+			...anchorOperations,
+			...anchorFields,
+			...eventOperations,
+			...eventFields,
+			...itemOperations,
+			...itemFields,
+			...messageOperations,
+			...messageFields,
 			...timeOperations,
 			...timeFields,
+			...timelineOperations,
+			...timelineFields,
 			requestOptionsField,
 		],
+	};
+
+	methods = {
+		listSearch: { searchTimelines },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,0 +1,3 @@
+import type { ResourceHandlers } from '../shared/runner';
+
+export const timelineHandlers: ResourceHandlers = {};

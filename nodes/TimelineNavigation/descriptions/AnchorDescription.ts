@@ -1,0 +1,6 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+// Filled in by the Anchor resource work.
+export const anchorOperations: INodeProperties[] = [];
+
+export const anchorFields: INodeProperties[] = [];
