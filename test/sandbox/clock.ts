@@ -1,0 +1,37 @@
+/**
+ * The sandbox clock: real time plus an offset that the control surface moves, so tests can
+ * let 24 hours pass in a millisecond while time still flows normally between calls.
+ */
+import type { ClockState } from './types';
+
+export class VirtualClock {
+	private offsetMs = 0;
+
+	nowMs(): number {
+		return Date.now() + this.offsetMs;
+	}
+
+	nowIso(): string {
+		return new Date(this.nowMs()).toISOString();
+	}
+
+	/** Moves the clock forward (or back with a negative value). */
+	advance(ms: number): ClockState {
+		this.offsetMs += ms;
+		return this.state();
+	}
+
+	/** Jumps to an absolute moment. */
+	set(ms: number): ClockState {
+		this.offsetMs = ms - Date.now();
+		return this.state();
+	}
+
+	reset(): void {
+		this.offsetMs = 0;
+	}
+
+	state(): ClockState {
+		return { now: this.nowIso(), offsetMs: this.offsetMs };
+	}
+}
