@@ -6,6 +6,8 @@ import { join } from 'node:path';
 
 // n8n-core writes an encryption key into the user folder: keep it out of the home folder.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-harness-'));
+// n8n-core logs every failed request; tests assert on errors themselves.
+process.env.N8N_LOG_LEVEL ??= 'silent';
 
 import { WorkflowExecute } from 'n8n-core';
 import {

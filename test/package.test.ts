@@ -1,0 +1,55 @@
+// The built package as n8n loads it: node types, credentials, codex and icons.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { NodeHelpers } from 'n8n-workflow';
+import { getPackage, PROJECT_ROOT } from './harness';
+
+describe('the built package, loaded the way n8n loads a community package', () => {
+	it('loads both nodes under the package name, with codex and icons', async () => {
+		const pkg = await getPackage();
+		expect(pkg.packageName).toBe('n8n-nodes-timeline-navigation');
+		expect(pkg.nodeTypeNames.sort()).toEqual([
+			'n8n-nodes-timeline-navigation.timelineNavigation',
+			'n8n-nodes-timeline-navigation.timelineNavigationTrigger',
+		]);
+		const action = NodeHelpers.getVersionedNodeType(
+			pkg.nodeTypes.getByName('n8n-nodes-timeline-navigation.timelineNavigation'),
+		).description;
+		expect(action.usableAsTool).toBe(true);
+		expect(action.codex?.alias).toEqual(expect.arrayContaining(['time travel', 'chat']));
+		const trigger = NodeHelpers.getVersionedNodeType(
+			pkg.nodeTypes.getByName('n8n-nodes-timeline-navigation.timelineNavigationTrigger'),
+		).description;
+		expect(trigger.usableAsTool).toBeFalsy();
+		expect(trigger.inputs).toEqual([]);
+	});
+
+	it('loads both credentials, each sending the key as a bearer header', async () => {
+		const pkg = await getPackage();
+		for (const name of ['timelineNavigationApi', 'chatAppMessagingApi']) {
+			const type = pkg.credentialTypes.get(name);
+			expect(type?.test).toBeDefined();
+			expect(type?.authenticate).toMatchObject({ type: 'generic' });
+			const secret = type!.properties.find((property) => property.typeOptions?.password);
+			expect(secret).toBeDefined();
+		}
+	});
+
+	it('exports the built classes from index.js for programmatic use', async () => {
+		const exported = await import(join(PROJECT_ROOT, 'index.js'));
+		expect(Object.keys(exported).filter((key) => key !== 'default').sort()).toEqual([
+			'ChatAppMessagingApi',
+			'TimelineNavigation',
+			'TimelineNavigationApi',
+			'TimelineNavigationTrigger',
+		]);
+		expect(new exported.TimelineNavigation().description.name).toBe('timelineNavigation');
+	});
+
+	it('has no runtime dependencies and n8n-workflow as its only peer', () => {
+		const packageJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8'));
+		expect(packageJson.dependencies ?? {}).toEqual({});
+		expect(packageJson.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+		expect(packageJson.files).toEqual(['dist']);
+	});
+});
