@@ -1,5 +1,6 @@
-// Copies the static files n8n loads next to the compiled nodes and credentials:
-// SVG icons (light and dark) and the codex JSON of each node.
+// Copies the static files n8n loads next to the compiled nodes and credentials (SVG icons,
+// light and dark, and each node's codex JSON), and writes the published entry point.
+const { writeFileSync, readFileSync } = require('node:fs');
 const { src, dest, series } = require('gulp');
 
 function copyIcons() {
@@ -12,5 +13,13 @@ function copyCodex() {
 	return src(['nodes/**/*.node.json'], { base: '.' }).pipe(dest('dist'));
 }
 
-exports['build:assets'] = series(copyIcons, copyCodex);
+// index.js (the checkout's entry point) requires ./dist/...; the published package holds
+// only dist, so its entry point is the same file with paths relative to dist.
+function writeEntryPoint(done) {
+	const source = readFileSync('index.js', 'utf8');
+	writeFileSync('dist/index.js', source.replaceAll("'./dist/", "'./"));
+	done();
+}
+
+exports['build:assets'] = series(copyIcons, copyCodex, writeEntryPoint);
 exports.default = exports['build:assets'];

@@ -35,8 +35,8 @@ describe('the built package, loaded the way n8n loads a community package', () =
 		}
 	});
 
-	it('exports the built classes from index.js for programmatic use', async () => {
-		const exported = await import(join(PROJECT_ROOT, 'index.js'));
+	it.each(['index.js', 'dist/index.js'])('exports the built classes from %s for programmatic use', async (entry) => {
+		const exported = await import(join(PROJECT_ROOT, entry));
 		expect(Object.keys(exported).filter((key) => key !== 'default').sort()).toEqual([
 			'ChatAppMessagingApi',
 			'TimelineNavigation',
