@@ -38,7 +38,9 @@ export function rawRequest(
 			headers['Content-Type'] ??= 'application/json';
 			headers['Content-Length'] = String(Buffer.byteLength(options.body));
 		}
-		const req = http.request(`${url}${path}`, { method, headers, agent: false }, (res) => {
+		// Host and port from the URL, the path verbatim: a URL string would normalise `..` away.
+		const base = new URL(url);
+		const req = http.request({ host: base.hostname, port: base.port, path, method, headers, agent: false }, (res) => {
 			const chunks: Buffer[] = [];
 			res.on('data', (c: Buffer) => chunks.push(c));
 			res.on('end', () => {
