@@ -1,0 +1,78 @@
+/**
+ * Smoke test in a real n8n: the package loads as a community package (both node types and
+ * both credential types), and n8n's own credential test endpoint (the editor's "Test"
+ * button, POST /rest/credentials/test) passes with the sandbox keys and fails with a wrong one.
+ */
+import { CREDENTIAL_TYPES, NODE_TYPES } from '../n8n/instance';
+import { loadE2eEnv } from '../n8n/e2e';
+
+const env = loadE2eEnv();
+const n8n = env.client;
+
+describe('the package in a real n8n', () => {
+	test('n8n loads both node types under the package name', async () => {
+		const nodes = await n8n.exportNodes();
+		const names = nodes.map((n) => n.name);
+		expect(names).toContain(NODE_TYPES.action);
+		expect(names).toContain(NODE_TYPES.trigger);
+	});
+
+	test('the editor is served both credential types', async () => {
+		const res = await fetch(`${n8n.url}/types/credentials.json`, {
+			headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId },
+		});
+		expect(res.status).toBe(200);
+		const types = (await res.json()) as Array<{ name: string }>;
+		const names = types.map((t) => t.name);
+		expect(names).toContain(CREDENTIAL_TYPES.timeline);
+		expect(names).toContain(CREDENTIAL_TYPES.messaging);
+	});
+
+	test('the imported credentials are stored with the package types', async () => {
+		const list: Array<{ id: string; type: string }> = (await n8n.rest('GET', '/credentials')).body;
+		expect(list.find((c) => c.id === env.credentials.timeline.id)?.type).toBe(CREDENTIAL_TYPES.timeline);
+		expect(list.find((c) => c.id === env.credentials.messaging.id)?.type).toBe(CREDENTIAL_TYPES.messaging);
+	});
+});
+
+describe("n8n's credential test endpoint against the sandbox", () => {
+	const cases = [
+		{
+			label: 'Timeline Navigation API',
+			cred: () => env.credentials.timeline,
+			data: (key: string) => ({ baseUrl: env.sandbox.url, accessToken: key }),
+			goodKey: () => env.sandbox.timelineKey,
+		},
+		{
+			label: 'Chat-App Messaging API',
+			cred: () => env.credentials.messaging,
+			data: (key: string) => ({ baseUrl: env.sandbox.url, apiKey: key }),
+			goodKey: () => env.sandbox.messagingKey,
+		},
+	];
+
+	const testCredential = async (cred: { id: string; name: string; type: string }, data?: object) =>
+		(await n8n.rest('POST', '/credentials/test', { credentials: { ...cred, ...(data ? { data } : {}) } }))
+			.body as { status: string; message: string };
+
+	for (const c of cases) {
+		test(`${c.label}: the stored credential passes (as the editor sends it, secrets redacted)`, async () => {
+			const stored = (await n8n.rest('GET', `/credentials/${c.cred().id}?includeData=true`)).body;
+			expect(JSON.stringify(stored.data)).not.toContain(c.goodKey());
+			const result = await testCredential(c.cred(), stored.data);
+			expect(result).toEqual(expect.objectContaining({ status: 'OK' }));
+		});
+
+		test(`${c.label}: the sandbox key typed into the form passes`, async () => {
+			const result = await testCredential(c.cred(), c.data(c.goodKey()));
+			expect(result.status).toBe('OK');
+		});
+
+		test(`${c.label}: a wrong key fails with a readable message`, async () => {
+			const result = await testCredential(c.cred(), c.data('wrong-key-0000'));
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/401|reject|key|token/i);
+			expect(result.message).not.toMatch(/\n\s+at /); // no stack trace
+		});
+	}
+});

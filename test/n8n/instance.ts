@@ -1,0 +1,728 @@
+/**
+ * A real n8n server (from test/n8n/runtime.ts) with this package installed the way a user's
+ * n8n has it: as a community package under `$N8N_USER_FOLDER/.n8n/nodes/node_modules/`.
+ *
+ *   const n8n = await startN8n({ port: 5679 });
+ *   const [cred] = await n8n.importCredentials([{ name, type, data }]);
+ *   const id = await n8n.importWorkflow(json);
+ *   await n8n.activate(id);
+ *   await n8n.stop();
+ *
+ * Everything runs on 127.0.0.1 with n8n's outbound features switched off
+ * (see ../shared/notes/real-n8n.md).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import {
+	ARTIFACTS_DIR,
+	N8N_BIN,
+	N8N_DIR,
+	NODE_BIN,
+	PROJECT_ROOT,
+	ensureRuntime,
+	runtimeEnv,
+	type Log,
+} from './runtime';
+
+export const PACKAGE_NAME: string = JSON.parse(
+	fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8'),
+).name;
+export const NODE_TYPES = {
+	action: `${PACKAGE_NAME}.timelineNavigation`,
+	trigger: `${PACKAGE_NAME}.timelineNavigationTrigger`,
+} as const;
+export const CREDENTIAL_TYPES = {
+	timeline: 'timelineNavigationApi',
+	messaging: 'chatAppMessagingApi',
+} as const;
+
+/** Fixed so that a persistent user folder stays readable across starts. Test-only. */
+export const DEFAULT_ENCRYPTION_KEY = 'timeline-navigation-local-test-key-not-a-secret';
+export const DEFAULT_OWNER = {
+	email: 'owner@example.com',
+	firstName: 'Sandbox',
+	lastName: 'Owner',
+	password: 'Sandbox-Owner-1',
+} as const;
+const API_KEY_LABEL = 'timeline-navigation-tests';
+/** n8n binds the session cookie to this header's value. */
+const BROWSER_ID = 'timeline-navigation-tests-browser';
+
+export interface StartN8nOptions {
+	/** Port of the editor, REST and webhooks (default 5678). */
+	port?: number;
+	/** Persistent user folder (n8n writes `<userFolder>/.n8n`); default: a fresh temp folder. */
+	userFolder?: string;
+	/** Remove a temp user folder on stop (default true; never removes a given folder). */
+	cleanup?: boolean;
+	encryptionKey?: string;
+	owner?: { email: string; firstName: string; lastName: string; password: string };
+	/** Server log file (default .artifacts/n8n/n8n-<port>-<time>.log). */
+	logFile?: string;
+	/** Also echo the server output to this process's stderr. */
+	echo?: boolean;
+	/** Skip packing; install this tarball (already packed) instead. */
+	packageTarball?: string;
+	/** Install nothing into the user folder (n8n without this package). */
+	withoutPackage?: boolean;
+	/** Extra environment variables for the server and the CLI commands. */
+	env?: Record<string, string | undefined>;
+	log?: Log;
+	/** Readiness timeout in ms (default 180 s). */
+	readyTimeoutMs?: number;
+}
+
+export interface CredentialInput {
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+export interface StoredCredential {
+	id: string;
+	name: string;
+	type: string;
+}
+
+export interface WorkflowJson {
+	id?: string;
+	name: string;
+	nodes: Array<Record<string, any>>;
+	connections: Record<string, unknown>;
+	settings?: Record<string, unknown>;
+	staticData?: unknown;
+	pinData?: unknown;
+	[key: string]: unknown;
+}
+
+export interface HttpResult<T = any> {
+	status: number;
+	body: T;
+	headers: Headers;
+}
+
+/** What a test needs to reach a running instance; JSON-serialisable (see connectN8n). */
+export interface N8nConnectionInfo {
+	/** http://127.0.0.1:<port> */
+	url: string;
+	port: number;
+	userFolder: string;
+	owner: { email: string; firstName: string; lastName: string; password: string };
+	apiKey: string;
+	/** The session cookie header value (`n8n-auth=...`); n8n binds it to the `browser-id` header. */
+	cookie: string;
+	browserId: string;
+	encryptionKey: string;
+	logFile: string;
+	pid: number;
+	/** Extra environment the server was started with (passed on to CLI commands). */
+	extraEnv?: Record<string, string | undefined>;
+}
+
+/** A client for a running instance: from startN8n, or rebuilt from its info by connectN8n. */
+export interface N8nClient extends N8nConnectionInfo {
+	/** Production webhook base: `${url}/webhook` */
+	webhookBaseUrl: string;
+	/** Environment the server runs with (also used for CLI commands). */
+	env: NodeJS.ProcessEnv;
+	/** Public API (`/api/v1`), with X-N8N-API-KEY. Throws on status >= 400 unless `allowError`. */
+	api<T = any>(method: string, apiPath: string, body?: unknown, opts?: { allowError?: boolean }): Promise<HttpResult<T>>;
+	/** Internal REST API (`/rest`), with the owner's session cookie. Unwraps n8n's `{ data }` envelope. */
+	rest<T = any>(method: string, restPath: string, body?: unknown, opts?: { allowError?: boolean }): Promise<HttpResult<T>>;
+	/** Creates or updates (matched by name and type) credentials; returns them in order. */
+	importCredentials(list: CredentialInput[]): Promise<StoredCredential[]>;
+	/** Creates or updates (matched by id, else by name) a workflow; returns its id. */
+	importWorkflow(json: WorkflowJson): Promise<string>;
+	activate(id: string): Promise<void>;
+	deactivate(id: string): Promise<void>;
+	/** `n8n execute --id --rawOutput` in a separate process; returns the parsed run data. */
+	executeWorkflow(id: string): Promise<ExecuteResult>;
+	/** Executions of a workflow (newest first) with their data, through the public API. */
+	executions(workflowId: string): Promise<any[]>;
+	/** Runs an n8n CLI command against this instance's database (another broker port). */
+	cli(args: string[], opts?: { timeoutMs?: number }): Promise<CliResult>;
+	/** The node types n8n loads (`n8n export:nodes`). */
+	exportNodes(): Promise<Array<{ name: string; displayName: string; [k: string]: unknown }>>;
+	/** The server's captured stdout and stderr so far. */
+	logs(): string;
+	/** The JSON-serialisable part, for connectN8n in another process. */
+	info(): N8nConnectionInfo;
+}
+
+export interface N8nInstance extends N8nClient {
+	/** SIGTERM, wait, then clear its process group (task runner); removes a temp user folder. */
+	stop(): Promise<void>;
+}
+
+export interface CliResult {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+export interface ExecuteResult extends CliResult {
+	/** The parsed JSON n8n printed (the run data), or undefined if none could be parsed. */
+	data: any;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+export async function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const srv = net.createServer();
+		srv.unref();
+		srv.on('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const { port } = srv.address() as net.AddressInfo;
+			srv.close(() => resolve(port));
+		});
+	});
+}
+
+export async function portIsFree(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const srv = net.createServer();
+		srv.unref();
+		srv.once('error', () => resolve(false));
+		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+	});
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function groupAlive(pgid: number): boolean {
+	try {
+		process.kill(-pgid, 0);
+		return true;
+	} catch (err) {
+		return (err as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/** Packs the built project (`npm pack`) into `destDir`; returns the tarball path. */
+export function packPackage(destDir: string): string {
+	if (!fs.existsSync(path.join(PROJECT_ROOT, 'dist'))) {
+		throw new Error('dist/ is missing: run `npm run build` first');
+	}
+	fs.mkdirSync(destDir, { recursive: true });
+	const res = spawnSync('npm', ['pack', '--json', '--pack-destination', destDir, '--loglevel=error'], {
+		cwd: PROJECT_ROOT,
+		encoding: 'utf8',
+		env: runtimeEnvForProjectNpm(),
+	});
+	if (res.status !== 0) throw new Error(`npm pack failed: ${res.stderr || res.stdout}`);
+	const json = JSON.parse(res.stdout.slice(res.stdout.indexOf('[')));
+	return path.join(destDir, json[0].filename);
+}
+
+/** The project's own npm (Node 20 is fine for packing), without an outer npm run's variables. */
+function runtimeEnvForProjectNpm(): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
+	return env;
+}
+
+/**
+ * Installs the packed package into `<userFolder>/.n8n/nodes/node_modules/<name>` as n8n's
+ * community-package installer leaves it (replacing any previous copy).
+ */
+export function installPackage(tarball: string, userFolder: string): string {
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	fs.rmSync(target, { recursive: true, force: true });
+	fs.mkdirSync(target, { recursive: true });
+	const res = spawnSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'], {
+		encoding: 'utf8',
+	});
+	if (res.status !== 0) throw new Error(`extracting ${tarball} failed: ${res.stderr}`);
+	const version = JSON.parse(fs.readFileSync(path.join(target, 'package.json'), 'utf8')).version;
+	const nodesPkg = path.join(nodesDir, 'package.json');
+	const pkg = fs.existsSync(nodesPkg)
+		? JSON.parse(fs.readFileSync(nodesPkg, 'utf8'))
+		: { name: 'installed-nodes', private: true, dependencies: {} };
+	pkg.dependencies = { ...(pkg.dependencies ?? {}), [PACKAGE_NAME]: version };
+	fs.writeFileSync(nodesPkg, JSON.stringify(pkg, null, 2) + '\n');
+	return target;
+}
+
+/** Rewrites every node's credential references to the given credentials, matched by type. */
+export function wireCredentials(workflow: WorkflowJson, creds: StoredCredential[]): WorkflowJson {
+	const byType = new Map(creds.map((c) => [c.type, c]));
+	const copy: WorkflowJson = JSON.parse(JSON.stringify(workflow));
+	for (const node of copy.nodes) {
+		if (!node.credentials) continue;
+		for (const type of Object.keys(node.credentials)) {
+			const c = byType.get(type);
+			if (c) node.credentials[type] = { id: c.id, name: c.name };
+		}
+	}
+	return copy;
+}
+
+/** Finds the JSON document n8n printed after its log lines. */
+export function parseCliJson(stdout: string): any {
+	const lines = stdout.split('\n');
+	for (let i = 0; i < lines.length; i++) {
+		const t = lines[i].trimStart();
+		if (!(t.startsWith('{') || t.startsWith('['))) continue;
+		const candidate = lines.slice(i).join('\n').trim();
+		try {
+			return JSON.parse(candidate);
+		} catch {
+			// not the start of the document; keep looking
+		}
+	}
+	return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance> {
+	const log = opts.log ?? ((line: string) => console.log(line));
+	await ensureRuntime({ log });
+
+	const port = opts.port ?? 5678;
+	if (!(await portIsFree(port))) {
+		throw new Error(`port ${port} on 127.0.0.1 is busy (another n8n or npm start running?)`);
+	}
+	const tempFolder = !opts.userFolder;
+	const userFolder = opts.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
+	fs.mkdirSync(userFolder, { recursive: true });
+	const encryptionKey = opts.encryptionKey ?? DEFAULT_ENCRYPTION_KEY;
+	const owner = { ...(opts.owner ?? DEFAULT_OWNER) };
+	const url = `http://127.0.0.1:${port}`;
+
+	if (!opts.withoutPackage) {
+		const tarball = opts.packageTarball ?? packPackage(path.join(ARTIFACTS_DIR, 'pack'));
+		const dir = installPackage(tarball, userFolder);
+		log(`[n8n] installed ${path.basename(tarball)} as a community package at ${dir}`);
+	}
+
+	const env = n8nEnv({
+		port,
+		userFolder,
+		encryptionKey,
+		brokerPort: await freePort(),
+		extra: opts.env,
+	});
+
+	const logFile =
+		opts.logFile ??
+		path.join(ARTIFACTS_DIR, 'n8n', `n8n-${port}-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+	fs.mkdirSync(path.dirname(logFile), { recursive: true });
+	const logStream = fs.createWriteStream(logFile, { flags: 'a' });
+
+	const started = Date.now();
+	log(`[n8n] starting n8n on ${url} (user folder ${userFolder}, log ${path.relative(PROJECT_ROOT, logFile)})`);
+	const child: ChildProcess = spawn(NODE_BIN, [N8N_BIN, 'start'], {
+		cwd: userFolder,
+		env,
+		detached: true, // own process group: stop() can reach the task runner child too
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	const pid = child.pid!;
+	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+	const exitPromise = new Promise<void>((resolve) => {
+		child.on('exit', (code, signal) => {
+			exited = { code, signal };
+			resolve();
+		});
+	});
+	for (const stream of [child.stdout!, child.stderr!]) {
+		stream.on('data', (chunk: Buffer) => {
+			logStream.write(chunk);
+			if (opts.echo) process.stderr.write(chunk);
+		});
+	}
+
+	let stopped = false;
+	const stop = async (): Promise<void> => {
+		if (stopped) return;
+		stopped = true;
+		if (!exited) {
+			try {
+				process.kill(pid, 'SIGTERM');
+			} catch {
+				// already gone
+			}
+			await Promise.race([exitPromise, sleep(20000)]);
+		}
+		// Whatever is left in its process group (the task runner): TERM, then KILL.
+		if (groupAlive(pid)) {
+			try {
+				process.kill(-pid, 'SIGTERM');
+			} catch {
+				// gone
+			}
+			for (let i = 0; i < 50 && groupAlive(pid); i++) await sleep(100);
+			if (groupAlive(pid)) {
+				try {
+					process.kill(-pid, 'SIGKILL');
+				} catch {
+					// gone
+				}
+			}
+		}
+		if (!exited) await Promise.race([exitPromise, sleep(2000)]);
+		await new Promise<void>((r) => logStream.end(r));
+		if (tempFolder && opts.cleanup !== false) {
+			fs.rmSync(userFolder, { recursive: true, force: true });
+		}
+	};
+	const readTail = (n = 40) => {
+		try {
+			return fs.readFileSync(logFile, 'utf8').split('\n').slice(-n).join('\n');
+		} catch {
+			return '';
+		}
+	};
+
+	try {
+		// 1. Ready (migrations done, server listening).
+		const deadline = Date.now() + (opts.readyTimeoutMs ?? 180000);
+		for (;;) {
+			if (exited) {
+				throw new Error(`n8n exited during start (${JSON.stringify(exited)}); log tail:\n${readTail()}`);
+			}
+			if (Date.now() > deadline) throw new Error(`n8n not ready in time; log tail:\n${readTail()}`);
+			try {
+				const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+				if (res.ok) break;
+			} catch {
+				// not listening yet
+			}
+			await sleep(250);
+		}
+		const readyMs = Date.now() - started;
+		log(`[n8n] ready in ${(readyMs / 1000).toFixed(1)} s (pid ${pid})`);
+
+		// 2. Owner account and session.
+		const session = await ownerSession(url, owner);
+
+		// 3. Public API key (one per label: earlier ones from a persistent folder are replaced).
+		const apiKey = await createApiKey(url, session);
+
+		const info: N8nConnectionInfo = {
+			url,
+			port,
+			userFolder,
+			owner,
+			apiKey,
+			cookie: session,
+			browserId: BROWSER_ID,
+			encryptionKey,
+			logFile,
+			pid,
+			extraEnv: opts.env,
+		};
+		const instance: N8nInstance = { ...connectN8n(info), stop };
+		return instance;
+	} catch (err) {
+		await stop();
+		throw err;
+	}
+}
+
+/** The environment of a quiet, loopback-only n8n (see ../shared/notes/real-n8n.md). */
+export function n8nEnv(o: {
+	port: number;
+	userFolder: string;
+	encryptionKey: string;
+	brokerPort: number;
+	extra?: Record<string, string | undefined>;
+}): NodeJS.ProcessEnv {
+	const url = `http://127.0.0.1:${o.port}`;
+	return runtimeEnv({
+		N8N_USER_FOLDER: o.userFolder,
+		N8N_ENCRYPTION_KEY: o.encryptionKey,
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PORT: String(o.port),
+		N8N_PROTOCOL: 'http',
+		N8N_EDITOR_BASE_URL: `${url}/`,
+		WEBHOOK_URL: `${url}/`,
+		N8N_WEBHOOK_URL: `${url}/`,
+		N8N_SECURE_COOKIE: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+		N8N_AI_ENABLED: 'false',
+		N8N_RUNNERS_MODE: 'internal',
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_RUNNERS_BROKER_PORT: String(o.brokerPort),
+		N8N_DISABLED_MODULES: 'mcp-registry',
+		N8N_REINSTALL_MISSING_PACKAGES: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_LOG_OUTPUT: 'console',
+		N8N_LOG_LEVEL: 'info',
+		...(o.extra ?? {}),
+	});
+}
+
+/** A client for an instance started elsewhere (for example by the e2e globalSetup). */
+export function connectN8n(info: N8nConnectionInfo): N8nClient {
+	const { url, apiKey, cookie } = info;
+	// CLI commands get their own broker port (runCli), so this one is never listened on twice.
+	const env = n8nEnv({
+		port: info.port,
+		userFolder: info.userFolder,
+		encryptionKey: info.encryptionKey,
+		brokerPort: 0,
+		extra: info.extraEnv,
+	});
+	const client: N8nClient = {
+		...info,
+		webhookBaseUrl: `${url}/webhook`,
+		env,
+		api: (method, apiPath, body, o) =>
+			request(`${url}/api/v1${apiPath}`, method, body, { 'X-N8N-API-KEY': apiKey }, o?.allowError),
+		rest: async (method, restPath, body, o) => {
+			const res = await request(`${url}/rest${restPath}`, method, body, restHeaders(cookie), o?.allowError);
+			if (res.body && typeof res.body === 'object' && 'data' in res.body) res.body = res.body.data;
+			return res;
+		},
+		importCredentials: (list) => importCredentials(client, list),
+		importWorkflow: (json) => importWorkflow(client, json),
+		activate: async (id) => {
+			await activateWithRetry(client, id);
+		},
+		deactivate: async (id) => {
+			await client.api('POST', `/workflows/${id}/deactivate`);
+		},
+		cli: (args, o) => runCli(env, args, o?.timeoutMs),
+		executeWorkflow: async (id) => {
+			const res = await runCli(env, ['execute', `--id=${id}`, '--rawOutput']);
+			return { ...res, data: parseCliJson(res.stdout) };
+		},
+		executions: async (workflowId) => {
+			const all: any[] = [];
+			let cursor: string | undefined;
+			do {
+				const q = new URLSearchParams({ workflowId, includeData: 'true', limit: '100' });
+				if (cursor) q.set('cursor', cursor);
+				const res = await client.api('GET', `/executions?${q}`);
+				all.push(...(res.body.data ?? []));
+				cursor = res.body.nextCursor ?? undefined;
+			} while (cursor);
+			return all;
+		},
+		exportNodes: async () => {
+			const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-'));
+			const out = path.join(dir, 'nodes.json');
+			try {
+				const res = await runCli(env, ['export:nodes', `--output=${out}`]);
+				if (res.code !== 0) throw new Error(`n8n export:nodes failed:\n${res.stdout}\n${res.stderr}`);
+				return JSON.parse(fs.readFileSync(out, 'utf8'));
+			} finally {
+				fs.rmSync(dir, { recursive: true, force: true });
+			}
+		},
+		logs: () => (fs.existsSync(info.logFile) ? fs.readFileSync(info.logFile, 'utf8') : ''),
+		info: () => ({ ...info }),
+	};
+	return client;
+}
+
+async function activateWithRetry(client: N8nClient, id: string): Promise<void> {
+	const res = await client.api('POST', `/workflows/${id}/activate`);
+	if (!res.body?.active) throw new Error(`workflow ${id} did not become active: ${JSON.stringify(res.body).slice(0, 300)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function restHeaders(cookie: string): Record<string, string> {
+	return { cookie, 'browser-id': BROWSER_ID };
+}
+
+async function request(
+	url: string,
+	method: string,
+	body: unknown,
+	headers: Record<string, string>,
+	allowError = false,
+): Promise<HttpResult> {
+	const res = await fetch(url, {
+		method,
+		headers: {
+			accept: 'application/json',
+			...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+			...headers,
+		},
+		body: body !== undefined ? JSON.stringify(body) : undefined,
+	});
+	const text = await res.text();
+	let parsed: any = text;
+	try {
+		parsed = text ? JSON.parse(text) : undefined;
+	} catch {
+		// keep text
+	}
+	if (res.status >= 400 && !allowError) {
+		throw new Error(`${method} ${url} -> ${res.status}: ${text.slice(0, 500)}`);
+	}
+	return { status: res.status, body: parsed, headers: res.headers };
+}
+
+async function login(url: string, email: string, password: string): Promise<string | undefined> {
+	const res = await fetch(`${url}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
+		body: JSON.stringify({ emailOrLdapLoginId: email, password }),
+	});
+	if (!res.ok) return undefined;
+	const cookie = res.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.find((c) => c.startsWith('n8n-auth='));
+	return cookie;
+}
+
+/** Sets the owner up on a fresh instance, or logs in on an existing one. Returns the cookie. */
+async function ownerSession(
+	url: string,
+	owner: { email: string; firstName: string; lastName: string; password: string },
+): Promise<string> {
+	const existing = await login(url, owner.email, owner.password);
+	if (existing) return existing;
+	const res = await request(`${url}/rest/owner/setup`, 'POST', owner, { 'browser-id': BROWSER_ID }, true);
+	if (res.status >= 400) {
+		throw new Error(
+			`owner setup failed (${res.status}: ${JSON.stringify(res.body)}); if this user folder has ` +
+				`another owner, remove it or pass its owner`,
+		);
+	}
+	const cookie = await login(url, owner.email, owner.password);
+	if (!cookie) throw new Error('login after owner setup failed');
+	return cookie;
+}
+
+async function createApiKey(url: string, cookie: string): Promise<string> {
+	const headers = restHeaders(cookie);
+	const list = await request(`${url}/rest/api-keys`, 'GET', undefined, headers);
+	const data = list.body?.data;
+	const keys: any[] = Array.isArray(data) ? data : (data?.items ?? []);
+	for (const key of keys) {
+		if (key.label === API_KEY_LABEL) {
+			await request(`${url}/rest/api-keys/${key.id}`, 'DELETE', undefined, headers, true);
+		}
+	}
+	const scopesRes = await request(`${url}/rest/api-keys/scopes`, 'GET', undefined, headers, true);
+	const scopes: string[] = Array.isArray(scopesRes.body?.data) ? scopesRes.body.data : [];
+	const res = await request(`${url}/rest/api-keys`, 'POST', { label: API_KEY_LABEL, scopes, expiresAt: null }, headers);
+	const raw = res.body?.data?.rawApiKey ?? res.body?.data?.apiKey;
+	if (!raw) throw new Error(`no rawApiKey in ${JSON.stringify(res.body).slice(0, 300)}`);
+	return raw;
+}
+
+async function importCredentials(n8n: N8nClient, list: CredentialInput[]): Promise<StoredCredential[]> {
+	const existing: any[] = (await n8n.rest('GET', '/credentials')).body ?? [];
+	const out: StoredCredential[] = [];
+	for (const cred of list) {
+		const match = existing.find((c) => c.name === cred.name && c.type === cred.type);
+		if (match) {
+			await n8n.rest('PATCH', `/credentials/${match.id}`, { name: cred.name, type: cred.type, data: cred.data });
+			out.push({ id: match.id, name: cred.name, type: cred.type });
+		} else {
+			const res = await n8n.rest('POST', '/credentials', { name: cred.name, type: cred.type, data: cred.data });
+			out.push({ id: res.body.id, name: cred.name, type: cred.type });
+		}
+	}
+	return out;
+}
+
+/** The settings keys n8n's public API accepts on a workflow. */
+const PUBLIC_API_SETTINGS = [
+	'saveExecutionProgress',
+	'saveManualExecutions',
+	'saveDataErrorExecution',
+	'saveDataSuccessExecution',
+	'executionTimeout',
+	'errorWorkflow',
+	'timezone',
+	'executionOrder',
+	'callerPolicy',
+	'callerIds',
+	'timeSavedMode',
+	'timeSavedPerExecution',
+	'redactionPolicy',
+	'availableInMCP',
+];
+
+async function importWorkflow(n8n: N8nClient, json: WorkflowJson): Promise<string> {
+	const settings: Record<string, unknown> = {};
+	for (const [k, v] of Object.entries(json.settings ?? {})) {
+		if (PUBLIC_API_SETTINGS.includes(k)) settings[k] = v;
+	}
+	const body: Record<string, unknown> = {
+		name: json.name,
+		nodes: json.nodes,
+		connections: json.connections,
+		settings,
+	};
+	if (json.staticData) body.staticData = json.staticData;
+
+	let id: string | undefined;
+	if (json.id) {
+		const res = await n8n.api('GET', `/workflows/${json.id}`, undefined, { allowError: true });
+		if (res.status === 200) id = json.id;
+	}
+	if (!id) {
+		const q = new URLSearchParams({ name: json.name, limit: '250' });
+		const res = await n8n.api('GET', `/workflows?${q}`);
+		const match = (res.body.data ?? []).find((w: any) => w.name === json.name);
+		if (match) id = match.id;
+	}
+	if (id) {
+		await n8n.api('PUT', `/workflows/${id}`, body);
+		return id;
+	}
+	const res = await n8n.api('POST', '/workflows', body);
+	return res.body.id;
+}
+
+/** Runs `n8n <args>` against the same database, with its own task-runner broker port. */
+async function runCli(baseEnv: NodeJS.ProcessEnv, args: string[], timeoutMs = 120000): Promise<CliResult> {
+	const env = { ...baseEnv, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
+	return new Promise((resolve, reject) => {
+		const child = spawn(NODE_BIN, [N8N_BIN, ...args], {
+			cwd: N8N_DIR,
+			env,
+			detached: true,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (d) => (stdout += d));
+		child.stderr.on('data', (d) => (stderr += d));
+		const timer = setTimeout(() => {
+			try {
+				process.kill(-child.pid!, 'SIGKILL');
+			} catch {
+				// gone
+			}
+			reject(new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
+		}, timeoutMs);
+		child.on('error', (err) => {
+			clearTimeout(timer);
+			reject(err);
+		});
+		child.on('exit', (code) => {
+			clearTimeout(timer);
+			// the CLI's task runner, if it left one behind
+			if (groupAlive(child.pid!)) {
+				try {
+					process.kill(-child.pid!, 'SIGKILL');
+				} catch {
+					// gone
+				}
+			}
+			resolve({ code, stdout, stderr });
+		});
+	});
+}

