@@ -1,9 +1,27 @@
-import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import { listEntries } from '../shared/response';
+import { apiRequest } from '../transport/request';
 
-// Filled in by the Timeline resource work: the searchable list of the timeline picker.
+/** The timeline picker: GET /timelines, narrowed to the typed text (name or ID, any case). */
 export async function searchTimelines(
 	this: ILoadOptionsFunctions,
-	_filter?: string,
+	filter?: string,
 ): Promise<INodeListSearchResult> {
-	return { results: [] };
+	const answer = await apiRequest.call(
+		this,
+		'timeline',
+		{ method: 'GET', path: '/timelines' },
+		{ itemIndex: 0, operation: 'Timeline → Search' },
+	);
+	const wanted = (filter ?? '').trim().toLowerCase();
+	const results: INodeListSearchItems[] = [];
+	for (const timeline of listEntries(this, 0, answer, 'timelines', 'Timeline → Search')) {
+		const id = timeline.timeline_id ?? timeline.id;
+		if (typeof id !== 'string' && typeof id !== 'number') continue;
+		const name = typeof timeline.name === 'string' && timeline.name !== '' ? timeline.name : String(id);
+		if (wanted && !name.toLowerCase().includes(wanted) && !String(id).toLowerCase().includes(wanted)) continue;
+		results.push({ name, value: String(id) });
+	}
+	results.sort((a, b) => a.name.localeCompare(b.name));
+	return { results };
 }

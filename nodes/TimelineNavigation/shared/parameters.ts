@@ -73,6 +73,18 @@ export function requireDateTime(
 	return unwrap(context, itemIndex, field, value, toIsoDateTime(value, context.getTimezone()));
 }
 
+/** An optional date-time: undefined when left empty, otherwise ISO 8601 UTC (or an input error). */
+export function optionalDateTime(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	field: string,
+): string | undefined {
+	const value = context.getNodeParameter(name, itemIndex, '') as unknown;
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+	return unwrap(context, itemIndex, field, value, toIsoDateTime(value, context.getTimezone()));
+}
+
 /** The ID out of a resource locator (list or ID mode), required and trimmed. */
 export function requireLocatorId(
 	context: IExecuteFunctions,
