@@ -11,4 +11,8 @@ module.exports = {
 		.TimelineNavigationApi,
 	ChatAppMessagingApi: require('./dist/credentials/ChatAppMessagingApi.credentials.js')
 		.ChatAppMessagingApi,
+	ChatAppWebhookBasicAuthApi: require('./dist/credentials/ChatAppWebhookBasicAuthApi.credentials.js')
+		.ChatAppWebhookBasicAuthApi,
+	ChatAppWebhookHeaderAuthApi: require('./dist/credentials/ChatAppWebhookHeaderAuthApi.credentials.js')
+		.ChatAppWebhookHeaderAuthApi,
 };

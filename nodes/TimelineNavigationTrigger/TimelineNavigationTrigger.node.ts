@@ -1,51 +1,209 @@
 import {
 	NodeConnectionTypes,
-	type IWebhookFunctions,
-	type IWebhookResponseData,
+	NodeOperationError,
+	type ICredentialsDecrypted,
+	type ICredentialTestFunctions,
+	type IDataObject,
+	type IHookFunctions,
+	type INodeCredentialTestResult,
 	type INodeType,
 	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
 } from 'n8n-workflow';
+import { checkBasicAuth, checkHeaderSecret, type AuthVerdict } from './authentication';
+import { rememberFirstDelivery } from './deliveryMemory';
+import {
+	checkEvent,
+	deliveryKey,
+	INBOUND_EVENT,
+	readJsonObject,
+	STATUS_EVENT,
+	windowOpenUntil,
+} from './events';
+import {
+	checkBasicAuthCredential,
+	checkHeaderAuthCredential,
+	triggerProperties,
+} from './TriggerDescription';
 
-// Skeleton: the full trigger (filters, authentication, repeated deliveries) is issue 6.
+type Authentication = 'none' | 'headerAuth' | 'basicAuth';
+
+/** Answers the call itself (n8n answers only with the webhook's fixed 200 otherwise). */
+function reply(
+	ctx: IWebhookFunctions,
+	statusCode: number,
+	body: IDataObject,
+	headers: Record<string, string> = {},
+): IWebhookResponseData {
+	const res = ctx.getResponseObject();
+	res.writeHead(statusCode, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
+	res.end(JSON.stringify(body));
+	return { noWebhookResponse: true };
+}
+
+/** A 200 acknowledgement that starts nothing: the service must not retry the event. */
+function acknowledgeOnly(eventType: string | undefined, reason: string): IWebhookResponseData {
+	return { webhookResponse: { received: true, started: false, event_type: eventType, reason } };
+}
+
+async function checkCaller(this: IWebhookFunctions): Promise<AuthVerdict> {
+	const authentication = this.getNodeParameter('authentication', 'none') as Authentication;
+	const headers = this.getHeaderData();
+	if (authentication === 'headerAuth') {
+		const credential = await this.getCredentials<{ headerName: string; secret: string }>(
+			'chatAppWebhookHeaderAuthApi',
+		);
+		return checkHeaderSecret(headers, credential.headerName, credential.secret);
+	}
+	if (authentication === 'basicAuth') {
+		const credential = await this.getCredentials<{ user: string; password: string }>(
+			'chatAppWebhookBasicAuthApi',
+		);
+		return checkBasicAuth(headers, credential.user, credential.password);
+	}
+	return { ok: true };
+}
+
 export class TimelineNavigationTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Timeline Navigation Trigger',
 		name: 'timelineNavigationTrigger',
-		icon: { light: 'file:timelineNavigationTrigger.svg', dark: 'file:timelineNavigationTrigger.dark.svg' },
+		icon: {
+			light: 'file:timelineNavigationTrigger.svg',
+			dark: 'file:timelineNavigationTrigger.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"On " + $parameter["events"]}}',
-		description: 'Starts the workflow when the messaging service reports a delivery status or an inbound message',
+		subtitle: '={{"On " + [].concat($parameter["events"]).join(" and ")}}',
+		description:
+			'Starts the workflow when the chat-app messaging service reports a delivery status or an inbound message',
 		defaults: { name: 'Timeline Navigation Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'chat-app' }],
-		properties: [
+		credentials: [
 			{
-				displayName: 'Trigger On',
-				name: 'events',
-				type: 'options',
-				options: [{ name: 'Any Messaging Event', value: 'any' }],
-				default: 'any',
+				name: 'chatAppWebhookBasicAuthApi',
+				required: true,
+				testedBy: 'checkWebhookBasicAuth',
+				displayOptions: { show: { authentication: ['basicAuth'] } },
+			},
+			{
+				name: 'chatAppWebhookHeaderAuthApi',
+				required: true,
+				testedBy: 'checkWebhookHeaderAuth',
+				displayOptions: { show: { authentication: ['headerAuth'] } },
 			},
 		],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				// Answer at once; `responseData: ''` makes n8n send the node's `webhookResponse`.
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'chat-app',
+			},
+		],
+		properties: triggerProperties,
 	};
 
+	methods = {
+		credentialTest: {
+			async checkWebhookHeaderAuth(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				return checkHeaderAuthCredential(credential.data ?? {});
+			},
+			async checkWebhookBasicAuth(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				return checkBasicAuthCredential(credential.data ?? {});
+			},
+		},
+	};
+
+	// The service takes its webhook URL from the dashboard only (no API), so there is
+	// nothing to register, look up or remove remotely. These methods say so in n8n's log
+	// instead of pretending; errors are not caught, so they surface on activation.
 	webhookMethods = {
 		default: {
-			async checkExists(): Promise<boolean> {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				// n8n cannot read the dashboard setting; report "not registered" so that
+				// `create` runs and logs where the URL must be pasted.
+				return false;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				const url = this.getNodeWebhookUrl('default');
+				if (!url) {
+					throw new NodeOperationError(this.getNode(), 'n8n did not provide a webhook URL for this trigger');
+				}
+				this.logger.info(
+					`Timeline Navigation Trigger listens at ${url}. The messaging service has no API to set its webhook: paste this URL in the account's webhook setting in the messaging dashboard.`,
+				);
 				return true;
 			},
-			async create(): Promise<boolean> {
-				return true;
-			},
-			async delete(): Promise<boolean> {
+			async delete(this: IHookFunctions): Promise<boolean> {
+				this.logger.info(
+					`Timeline Navigation Trigger stopped listening at ${this.getNodeWebhookUrl('default') ?? 'its webhook URL'}. The messaging dashboard still points there: remove or change the URL there, or the service's deliveries will fail.`,
+				);
 				return true;
 			},
 		},
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return { workflowData: [this.helpers.returnJsonArray(this.getBodyData())] };
+		// Authentication first: an unauthenticated caller learns nothing about the payload rules.
+		const caller = await checkCaller.call(this);
+		if (!caller.ok) {
+			const basic = this.getNodeParameter('authentication', 'none') === 'basicAuth';
+			return reply(
+				this,
+				401,
+				{ error: 'unauthorized', message: `Authorization failed: ${caller.message}` },
+				basic ? { 'WWW-Authenticate': 'Basic realm="Webhook"' } : {},
+			);
+		}
+
+		const body = readJsonObject(this.getBodyData(), this.getRequestObject().rawBody);
+		if (typeof body === 'string') return reply(this, 400, { error: 'invalid_body', message: body });
+		const delivery = checkEvent(body);
+		if (!delivery.ok) return reply(this, 400, { error: 'invalid_event', message: delivery.message });
+		const { event, eventType } = delivery;
+
+		if (!delivery.known) {
+			const passThrough = this.getNodeParameter('options.includeUnknownEvents', false) as boolean;
+			if (!passThrough) {
+				return acknowledgeOnly(eventType, `Unknown event type "${eventType}": ignored (see Options → Include Unknown Event Types)`);
+			}
+		} else {
+			const selected = [this.getNodeParameter('events', [])].flat() as string[];
+			if (!selected.includes(eventType)) {
+				return acknowledgeOnly(eventType, `Event type "${eventType}" is not selected in Trigger On`);
+			}
+			if (eventType === STATUS_EVENT) {
+				const wanted = this.getNodeParameter('status', 'any') as string;
+				if (wanted !== 'any' && event.status !== wanted) {
+					return acknowledgeOnly(eventType, `Status "${String(event.status)}" does not match the Status filter (${wanted})`);
+				}
+			}
+		}
+
+		const ignoreRepeats = this.getNodeParameter('ignoreRepeatedDeliveries', true) as boolean;
+		if (ignoreRepeats && typeof event.message_id === 'string') {
+			const first = rememberFirstDelivery(this.getWorkflowStaticData('node'), deliveryKey(event, eventType));
+			if (!first) return acknowledgeOnly(eventType, 'Repeated delivery of an event that already started the workflow');
+		}
+
+		const output: IDataObject =
+			eventType === INBOUND_EVENT
+				? { ...event, window_open_until: windowOpenUntil(event.timestamp as string) }
+				: { ...event };
+		return {
+			workflowData: [this.helpers.returnJsonArray(output)],
+			webhookResponse: { received: true, started: true, event_type: eventType },
+		};
 	}
 }

@@ -1,0 +1,131 @@
+import type { ICredentialDataDecryptedObject, INodeCredentialTestResult, INodeProperties } from 'n8n-workflow';
+import { MAX_REMEMBERED } from './deliveryMemory';
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'The messaging service has no API for its webhook: copy this node\'s Production URL (under "Webhook URLs" above) and paste it as the account webhook URL in the messaging dashboard, then publish this workflow. One URL receives every event of the account.',
+		name: 'setupNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Trigger On',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		options: [
+			{
+				name: 'Inbound Message',
+				value: 'message.inbound',
+				description: 'A customer writes to the account (message.inbound); opens the 24-hour window',
+			},
+			{
+				name: 'Message Status',
+				value: 'message.status',
+				description: 'The delivery status of a sent message changes, e.g. delivered, then read (message.status)',
+			},
+		],
+		default: ['message.inbound', 'message.status'],
+		description: 'Which events start the workflow. Other events are acknowledged and start nothing.',
+	},
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		displayOptions: { show: { events: ['message.status'] } },
+		options: [
+			{
+				name: 'Any Status',
+				value: 'any',
+				description: 'Every status change, including statuses the documentation does not list',
+			},
+			{ name: 'Delivered', value: 'delivered' },
+			{ name: 'Read', value: 'read' },
+		],
+		default: 'any',
+		description: 'Which delivery status starts the workflow. Other statuses are acknowledged and start nothing.',
+	},
+	{
+		displayName: 'Authentication',
+		name: 'authentication',
+		type: 'options',
+		options: [
+			{ name: 'Basic Auth', value: 'basicAuth' },
+			{ name: 'Header Auth', value: 'headerAuth' },
+			{ name: 'None', value: 'none' },
+		],
+		default: 'none',
+		description:
+			'How calls must prove they come from your messaging account: a secret header or a user name and password that you also set for the webhook in the dashboard. Calls without them get HTTP 401 and start nothing.',
+	},
+	{
+		displayName: 'Ignore Repeated Deliveries',
+		name: 'ignoreRepeatedDeliveries',
+		type: 'boolean',
+		default: true,
+		description: `Whether to start the workflow only once for the same message ID, event type and status. The service may deliver an event more than once; the last ${MAX_REMEMBERED.toLocaleString('en-US')} events of the past 48 hours are remembered.`,
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Include Unknown Event Types',
+				name: 'includeUnknownEvents',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to start the workflow for event types other than message.status and message.inbound, with the payload as it came. When off, they are acknowledged and ignored.',
+			},
+		],
+	},
+];
+
+// Credential tests for the two webhook credentials. They check locally what would make every
+// call fail (nothing is sent: the secret is only ever compared with incoming calls).
+
+/** RFC 9110 token characters: what a header name may contain. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Headers the sender or a proxy sets itself, so they cannot carry the secret. */
+const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'connection', 'transfer-encoding']);
+
+function hasControlCharacter(value: string): boolean {
+	return [...value].some((character) => character.charCodeAt(0) < 32 || character.charCodeAt(0) === 127);
+}
+
+function fail(message: string): INodeCredentialTestResult {
+	return { status: 'Error', message };
+}
+
+function checkSecretText(label: string, value: unknown): string | undefined {
+	if (typeof value !== 'string' || value === '') return `${label} is empty.`;
+	if (value !== value.trim()) return `${label} starts or ends with spaces, which HTTP strips: remove them.`;
+	if (hasControlCharacter(value)) return `${label} contains a line break or control character, which a header cannot carry.`;
+	return undefined;
+}
+
+export function checkHeaderAuthCredential(data: ICredentialDataDecryptedObject): INodeCredentialTestResult {
+	const headerName = typeof data.headerName === 'string' ? data.headerName.trim() : '';
+	if (!HEADER_NAME.test(headerName)) {
+		return fail(`Header Name "${headerName}" is not a valid HTTP header name (letters, digits and - only, e.g. X-Webhook-Secret).`);
+	}
+	if (RESERVED_HEADERS.has(headerName.toLowerCase())) {
+		return fail(`Header Name "${headerName}" is set by HTTP itself; choose a custom header such as X-Webhook-Secret.`);
+	}
+	const problem = checkSecretText('Secret', data.secret);
+	if (problem) return fail(problem);
+	return { status: 'OK', message: 'The header and secret can be used. Enter the same values in the messaging dashboard.' };
+}
+
+export function checkBasicAuthCredential(data: ICredentialDataDecryptedObject): INodeCredentialTestResult {
+	const userProblem = checkSecretText('User', data.user);
+	if (userProblem) return fail(userProblem);
+	if ((data.user as string).includes(':')) return fail('User contains ":", which basic authentication cannot carry.');
+	const passwordProblem = checkSecretText('Password', data.password);
+	if (passwordProblem) return fail(passwordProblem);
+	return { status: 'OK', message: 'The user name and password can be used. Enter the same values in the messaging dashboard.' };
+}
