@@ -24,6 +24,14 @@ export function buildDuration(amount: unknown, unit: unknown): Checked<string> {
 	return DURATION_PATTERN.test(duration) ? ok(duration) : problem('expected a duration such as 15m, 2h or 3d');
 }
 
+/** Date.UTC, but without its mapping of years 0-99 to 1900-1999 (a trip to the year 44 stays in 44). */
+function utcTime(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, millis = 0): number {
+	const date = new Date(0);
+	date.setUTCFullYear(year, month, day);
+	date.setUTCHours(hour, minute, second, millis);
+	return date.getTime();
+}
+
 /** Offset of `timeZone` from UTC at `utcMillis`, in minutes. */
 function zoneOffsetMinutes(timeZone: string, utcMillis: number): number {
 	const parts = new Intl.DateTimeFormat('en-US', {
@@ -37,7 +45,7 @@ function zoneOffsetMinutes(timeZone: string, utcMillis: number): number {
 		second: '2-digit',
 	}).formatToParts(new Date(utcMillis));
 	const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
-	const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+	const asUtc = utcTime(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
 	return Math.round((asUtc - Math.floor(utcMillis / 1000) * 1000) / 60000);
 }
 
@@ -63,7 +71,7 @@ export function toIsoDateTime(value: unknown, timeZone = 'UTC'): Checked<string>
 	if (!match) return problem('expected an ISO 8601 date-time such as 2026-05-01T09:30:00Z');
 	const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '0', zone] = match;
 	const millis = Number(fraction.padEnd(3, '0').slice(0, 3));
-	const wallClock = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second, millis);
+	const wallClock = utcTime(+year, +month - 1, +day, +hour, +minute, +second, millis);
 	const check = new Date(wallClock);
 	if (check.getUTCMonth() !== +month - 1 || check.getUTCDate() !== +day || +hour > 23 || +minute > 59 || +second > 59) {
 		return problem('expected a real calendar date-time');
