@@ -3,3 +3,4 @@ export { testCredential, type CredentialTestResult } from './credentialTest';
 export type { StoredCredential } from './credentials';
 export { INPUT_NODE_TYPE, SANDBOX_PROBE_NODE_TYPE } from './fixtures';
 export { PROJECT_ROOT } from './loader';
+export { runListSearch, type ListSearchCall } from './listSearch';
