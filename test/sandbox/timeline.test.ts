@@ -65,6 +65,18 @@ describe('Group A: travel, pause, resume, fast-forward, rewind', () => {
 		expect(resumed.data).toEqual({ status: expect.any(String), current_time: paused.data.paused_at });
 	});
 
+	test('after resume, time continues from the paused moment (the pause is not counted)', async () => {
+		await tl().post('/travel', { destination_time: T0, location: 'Rome' });
+		const paused = await tl().post('/pause-time');
+		await sandbox.client.advanceClock(5 * HOUR);
+		await tl().post('/resume-time');
+		await sandbox.client.advanceClock(HOUR);
+		const again = await tl().post('/pause-time');
+		const elapsed = Date.parse(again.data.paused_at) - Date.parse(paused.data.paused_at);
+		expect(elapsed).toBeGreaterThanOrEqual(HOUR);
+		expect(elapsed).toBeLessThan(HOUR + 2000);
+	});
+
 	test('pause while paused is idempotent (same paused_at); resume while running answers current_time', async () => {
 		const first = await tl().post('/pause-time');
 		await sandbox.client.advanceClock(HOUR);
