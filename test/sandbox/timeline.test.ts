@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { startSandbox, type Sandbox } from './server';
 import { HOUR, api, rawRequest } from './testkit';
 
@@ -108,6 +109,31 @@ describe('Group A: travel, pause, resume, fast-forward, rewind', () => {
 		}
 	});
 
+	test('property: a duration is accepted exactly when it matches ^[1-9][0-9]*[mhd]$, and moves time by that much', async () => {
+		await frozenAt();
+		let previous = T0;
+		const unit: Record<string, number> = { m: 60_000, h: HOUR, d: 24 * HOUR };
+		const duration = fc.oneof(
+			fc.tuple(fc.integer({ min: 1, max: 100_000 }), fc.constantFrom('m', 'h', 'd')).map(([n, u]) => `${n}${u}`),
+			fc.tuple(fc.integer({ min: -5, max: 50 }), fc.constantFrom('m', 'h', 'd', 's', 'M', '', 'hh')).map(([n, u]) => `${n}${u}`),
+			fc.string({ maxLength: 6 }),
+		);
+		await fc.assert(
+			fc.asyncProperty(duration, async (d) => {
+				const res = await tl().post('/fast-forward', { duration: d });
+				if (/^[1-9][0-9]*[mhd]$/.test(d)) {
+					expect(res.status).toBe(200);
+					expect(Date.parse(res.data.new_time) - Date.parse(previous)).toBe(Number(d.slice(0, -1)) * unit[d.slice(-1)]);
+					previous = res.data.new_time;
+				} else {
+					expect(res.status).toBe(400);
+					expect(res.data.error.field).toBe('duration');
+				}
+			}),
+			{ numRuns: 60 },
+		);
+	});
+
 	test('missing duration -> 400 naming duration', async () => {
 		const res = await tl().post('/rewind', {});
 		expect(res.data.error.field).toBe('duration');
@@ -200,6 +226,14 @@ describe('Group A: monitor-events', () => {
 	test('start after end is called out in the message', async () => {
 		const res = await tl().get('/monitor-events', { params: { location: 'Rome', time_range: '2030-01-02T00:00:00Z/2030-01-01T00:00:00Z' } });
 		expect(res.data.error.message).toMatch(/start.*after.*end/i);
+	});
+
+	test('an unencoded + offset in the query string still parses', async () => {
+		const res = await rawRequest(sandbox.url, 'GET', '/v1/monitor-events?location=Rome&time_range=2030-01-01T01:00:00+01:00/2030-01-01T12:00:00+01:00', {
+			headers: auth(),
+		});
+		expect(res.status).toBe(200);
+		expect(res.json.events).toHaveLength(1);
 	});
 
 	test('start equal to end is allowed', async () => {

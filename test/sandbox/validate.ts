@@ -59,8 +59,10 @@ export function requiredString(obj: JsonObject, key: string, opts: Omit<StringOp
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 
 export function parseIso(value: string): number | undefined {
-	if (!ISO_8601.test(value.trim())) return undefined;
-	const ms = Date.parse(value.trim().replace(',', '.'));
+	// An unencoded `+02:00` in a query string arrives as ` 02:00`; put the plus back.
+	const text = value.trim().replace(/(T\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?) (\d{2}(?::?\d{2})?)$/i, '$1+$2');
+	if (!ISO_8601.test(text)) return undefined;
+	const ms = Date.parse(text.replace(',', '.'));
 	return Number.isNaN(ms) ? undefined : ms;
 }
 
