@@ -37,6 +37,18 @@ describe('keys', () => {
 	});
 });
 
+test('the log option gets one line per request, without the key', async () => {
+	const lines: string[] = [];
+	const other = await startSandbox({ log: (line) => lines.push(line) });
+	try {
+		await api(other.url, other.timelineKey).post('/travel', travelBody);
+		expect(lines.some((l) => l.startsWith('POST /v1/travel -> 200'))).toBe(true);
+		expect(lines.join('\n')).not.toContain(other.timelineKey);
+	} finally {
+		await other.close();
+	}
+});
+
 describe('bearer authentication', () => {
 	test.each([
 		['timeline', '/travel', 'post'],

@@ -413,6 +413,17 @@ describe('status lookup and webhooks', () => {
 		}
 	});
 
+	test('parallel sends: every message is delivered exactly once, in queue order', async () => {
+		await sandbox.client.setWebhook(receiver.url);
+		const sends = await Promise.all(Array.from({ length: 20 }, (_, i) => msg().post('/messages', template('welcome_customer', [`Customer ${i}`]))));
+		expect(sends.every((r) => r.status === 200)).toBe(true);
+		const snapshot = await sandbox.client.webhookDeliveries({ wait: false });
+		expect(snapshot.length).toBeLessThanOrEqual(20);
+		await sandbox.client.flushWebhooks();
+		const ids = receiver.received.map((r) => r.body.message_id).sort();
+		expect(ids).toEqual(sends.map((r) => r.data.message_id).sort());
+	});
+
 	test('without a webhook URL deliveries are still recorded (nothing sent)', async () => {
 		await msg().post('/messages', template('welcome_customer', ['Ada']));
 		const deliveries = await sandbox.client.webhookDeliveries();
