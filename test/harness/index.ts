@@ -4,3 +4,12 @@ export type { StoredCredential } from './credentials';
 export { INPUT_NODE_TYPE, SANDBOX_PROBE_NODE_TYPE } from './fixtures';
 export { PROJECT_ROOT } from './loader';
 export { runListSearch, type ListSearchCall } from './listSearch';
+export {
+	hostTrigger,
+	TRIGGER_NODE_TYPE,
+	type HostedTrigger,
+	type HostTriggerOptions,
+	type RecordedHttpResponse,
+	type WebhookCall,
+	type WorkflowStart,
+} from './webhook';
