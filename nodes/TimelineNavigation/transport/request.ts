@@ -140,9 +140,12 @@ function redactBearer(text: string): string {
 
 /** Seconds to wait from a Retry-After header (delta seconds or an HTTP date). */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
-	if (value === undefined || value === '') return undefined;
-	if (/^\d+$/.test(value.trim())) return Number(value.trim());
-	const date = Date.parse(value);
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text));
+	// An HTTP date always names its month; without letters, Date.parse would read "1.5" or "-1" as a year.
+	if (!/[a-z]/i.test(text)) return undefined;
+	const date = Date.parse(text);
 	if (Number.isNaN(date)) return undefined;
 	return Math.max(0, Math.ceil((date - now) / 1000));
 }
@@ -177,16 +180,18 @@ function networkMessage(code: string | undefined): string {
 	if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
 		return `the service could not be reached (${code}): check the Base URL of the credential`;
 	}
+	if (code === 'INVALID_JSON') return 'the service answered with a body that is not valid JSON';
 	return code ? `the request failed (${code})` : 'the request failed';
 }
 
-function apiError(context: ApiContext, call: CallContext, failure: Failure, extra = ''): NodeApiError {
+/** `note` ends the message (what the node did about it), `extra` goes into the description. */
+function apiError(context: ApiContext, call: CallContext, failure: Failure, extra = '', note = ''): NodeApiError {
 	const serviceMessage = serviceMessageOf(failure.body);
 	const what =
 		failure.status !== undefined
 			? `the service answered HTTP ${failure.status}${serviceMessage ? `: ${serviceMessage}` : ''}`
 			: networkMessage(failure.code);
-	const message = `${call.operation} failed: ${what}`;
+	const message = `${call.operation} failed: ${what}${note ? ` (${note})` : ''}`;
 	const description = [hintFor(failure.status), extra].filter(Boolean).join(' ');
 	// Built from plain values only: the raw HTTP error carries the request headers, bearer key included.
 	const error = new NodeApiError(
@@ -258,15 +263,17 @@ export async function apiRequest(
 		} catch (error) {
 			const failure = describeFailure(error);
 			if (failure.status === 429 && attempt < settings.maxRetries) {
-				const wait = parseRetryAfter(failure.headers['retry-after']) ?? 2 ** attempt;
+				const asked = parseRetryAfter(failure.headers['retry-after']);
+				const wait = asked ?? 2 ** attempt;
 				if (wait <= settings.maxRetryWait) {
 					await sleep(wait * 1000);
 					continue;
 				}
-				throw apiError(this, callContext, failure, `The service asked to wait ${wait} s, longer than "Max Retry Wait" (${settings.maxRetryWait} s).`);
+				const tooLong = `not retried: ${asked === undefined ? 'the next retry would wait' : 'the service asked to wait'} ${wait} s, longer than "Max Retry Wait" (${settings.maxRetryWait} s)`;
+				throw apiError(this, callContext, failure, 'Raise "Max Retry Wait" in Request Options to wait that long, or run the workflow later.', tooLong);
 			}
-			const retried = failure.status === 429 && attempt > 0 ? `Gave up after ${attempt} retries.` : '';
-			throw apiError(this, callContext, failure, retried);
+			const gaveUp = failure.status === 429 ? `gave up after ${attempt} ${attempt === 1 ? 'retry' : 'retries'} ("Max Retries on Rate Limit" is ${settings.maxRetries})` : '';
+			throw apiError(this, callContext, failure, '', gaveUp);
 		}
 		return parseAnswer(this, callContext, answer);
 	}
