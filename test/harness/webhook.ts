@@ -356,13 +356,25 @@ export async function hostTrigger(options: HostTriggerOptions = {}): Promise<Hos
 		staticData: () => withoutChangeFlag(savedStaticData),
 		async post(body, postOptions = {}) {
 			const contentType = postOptions.contentType === undefined ? 'application/json' : postOptions.contentType;
-			const headers: Record<string, string> = { ...(contentType ? { 'Content-Type': contentType } : {}), ...postOptions.headers };
-			const res = await fetch(url, {
-				method: 'POST',
-				headers,
-				body: typeof body === 'string' ? body : JSON.stringify(body),
+			const payload = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+			// node:http rather than fetch: fetch adds a text/plain content type to string bodies.
+			const headers: Record<string, string> = {
+				...(contentType ? { 'Content-Type': contentType } : {}),
+				'Content-Length': String(payload.length),
+				...postOptions.headers,
+			};
+			return new Promise<RecordedHttpResponse>((resolve, reject) => {
+				const req = http.request(url, { method: 'POST', headers, agent: false }, (res) => {
+					const chunks: Buffer[] = [];
+					res.on('data', (chunk: Buffer) => chunks.push(chunk));
+					res.on('end', () =>
+						resolve(toRecorded(res.statusCode ?? 0, res.headers, Buffer.concat(chunks).toString())),
+					);
+					res.on('error', reject);
+				});
+				req.on('error', reject);
+				req.end(payload);
 			});
-			return toRecorded(res.status, Object.fromEntries(res.headers.entries()), await res.text());
 		},
 		async waitForCalls(count, timeoutMs = 5000) {
 			const deadline = Date.now() + timeoutMs;

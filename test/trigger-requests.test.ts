@@ -1,0 +1,305 @@
+// Calls the hosted trigger directly over HTTP with what the sandbox never sends: malformed
+// bodies, unknown event types, a full or stale repeat memory. Also the credential tests and
+// the webhook lifecycle, run the way n8n runs them.
+import { HookContext } from 'n8n-core';
+import {
+	Workflow,
+	type ICredentialsDecrypted,
+	type IDataObject,
+	type INodeCredentialTestResult,
+	type IWebhookData,
+	type IWorkflowBase,
+} from 'n8n-workflow';
+import { getPackage, hostTrigger, TRIGGER_NODE_TYPE, type HostedTrigger, type HostTriggerOptions } from './harness';
+import { buildAdditionalDataForTests } from './harness/additionalData';
+import { createCredentialsHelper } from './harness/run';
+
+const HOUR_MS = 60 * 60 * 1000;
+const STATIC_KEY = 'node:Timeline Navigation Trigger';
+
+const inbound = {
+	event_type: 'message.inbound',
+	message_id: 'msg_in_1',
+	conversation_id: 'conv_1',
+	channel: 'chatapp',
+	from: '+14155550123',
+	text: 'Hello',
+	timestamp: '2030-05-01T08:30:00.000Z',
+};
+const status = {
+	event_type: 'message.status',
+	message_id: 'msg_1',
+	conversation_id: 'conv_1',
+	channel: 'chatapp',
+	to: '+14155550123',
+	status: 'delivered',
+	timestamp: '2030-05-01T08:30:00.000Z',
+};
+
+let trigger: HostedTrigger | undefined;
+afterEach(async () => {
+	await trigger?.close();
+	trigger = undefined;
+});
+
+async function host(options: HostTriggerOptions = {}) {
+	trigger = await hostTrigger(options);
+	return trigger;
+}
+
+describe('malformed bodies get 400 with what is wrong, and start nothing', () => {
+	it.each<[string, string, string | null, RegExp]>([
+		['text that is not JSON', 'delivered!', 'text/plain', /^The request body is not valid JSON \(.+\)\. Expected a JSON object with an "event_type" field\.$/],
+		['an empty body', '', 'application/json', /^The request body is empty\./],
+		['a JSON array', JSON.stringify([inbound]), 'application/json', /^The request body is an array, not a JSON object\. Expected one event per request/],
+		['a JSON string', '"message.inbound"', 'application/json', /^The request body is the string "message.inbound", not a JSON object/],
+		['no content type and no JSON', 'event_type=message.inbound', null, /^The request body is not valid JSON/],
+	])('%s', async (_case, body, contentType, message) => {
+		const hosted = await host();
+		const res = await hosted.post(body, { contentType });
+		expect(res.status).toBe(400);
+		expect(res.json).toEqual({ error: 'invalid_body', message: expect.stringMatching(message) });
+		expect(hosted.starts).toHaveLength(0);
+	});
+
+	it.each<[string, IDataObject, string]>([
+		['no event_type', { message_id: 'msg_1', status: 'read' }, 'The request body has no "event_type" field. Expected "message.status" or "message.inbound".'],
+		['an empty event_type', { ...status, event_type: ' ' }, 'The field "event_type" is an empty string. Expected "message.status" or "message.inbound".'],
+		['a numeric event_type', { ...status, event_type: 7 }, 'The field "event_type" is a number. Expected "message.status" or "message.inbound".'],
+		[
+			'message.status without status',
+			{ ...status, status: undefined },
+			'Invalid message.status event: "status" is missing. Required string fields: message_id, status, timestamp.',
+		],
+		[
+			'message.status with a numeric message_id',
+			{ ...status, message_id: 12 },
+			'Invalid message.status event: "message_id" is a number. Required string fields: message_id, status, timestamp.',
+		],
+		[
+			'message.status with a timestamp that is no date',
+			{ ...status, timestamp: 'yesterday' },
+			'Invalid message.status event: "timestamp" is the string "yesterday", not an ISO 8601 date-time. Required string fields: message_id, status, timestamp.',
+		],
+		[
+			'message.inbound without from and timestamp',
+			{ ...inbound, from: undefined, timestamp: undefined },
+			'Invalid message.inbound event: "from" is missing; "timestamp" is missing. Required string fields: message_id, from, timestamp.',
+		],
+		[
+			'message.inbound with a null message_id',
+			{ ...inbound, message_id: null },
+			'Invalid message.inbound event: "message_id" is null. Required string fields: message_id, from, timestamp.',
+		],
+	])('%s', async (_case, body, message) => {
+		const hosted = await host();
+		const res = await hosted.post(body);
+		expect(res.status).toBe(400);
+		expect(res.json).toEqual({ error: 'invalid_event', message });
+		expect(hosted.starts).toHaveLength(0);
+	});
+
+	it('an event of a type the node filters out is still checked (400), so a broken sender shows up', async () => {
+		const hosted = await host({ parameters: { events: ['message.inbound'] } });
+		const res = await hosted.post({ ...status, status: undefined });
+		expect(res.status).toBe(400);
+	});
+
+	it('JSON that does not parse, sent as application/json, is refused by n8n itself (422) before the node runs', async () => {
+		const hosted = await host();
+		const res = await hosted.post('{"event_type": "message.inbound",', { contentType: 'application/json' });
+		expect(res.status).toBe(422);
+		expect(res.json).toMatchObject({ code: 422, message: 'Failed to parse request body' });
+		expect(hosted.starts).toHaveLength(0);
+	});
+
+	it('a valid event sent with another content type is read from the raw body', async () => {
+		const hosted = await host();
+		const res = await hosted.post(JSON.stringify(inbound), { contentType: 'text/plain' });
+		expect(res.status).toBe(200);
+		expect(hosted.starts[0].json[0]).toMatchObject(inbound);
+	});
+});
+
+describe('unknown event types', () => {
+	const reaction = { event_type: 'message.reaction', message_id: 'msg_9', emoji: '👍', timestamp: '2030-05-01T08:30:00Z' };
+
+	it('are acknowledged with 200 and ignored by default', async () => {
+		const hosted = await host();
+		const res = await hosted.post(reaction);
+		expect(res.status).toBe(200);
+		expect(res.json).toEqual({
+			received: true,
+			started: false,
+			event_type: 'message.reaction',
+			reason: 'Unknown event type "message.reaction": ignored (see Options → Include Unknown Event Types)',
+		});
+		expect(hosted.starts).toHaveLength(0);
+	});
+
+	it('start the workflow with the payload as it came when Include Unknown Event Types is on', async () => {
+		const hosted = await host({ parameters: { options: { includeUnknownEvents: true } } });
+		const res = await hosted.post(reaction);
+		expect(res.status).toBe(200);
+		expect(res.json).toEqual({ received: true, started: true, event_type: 'message.reaction' });
+		expect(hosted.starts.map((start) => start.json)).toEqual([[reaction]]);
+		// Repeats of it are collapsed as well.
+		await hosted.post(reaction);
+		expect(hosted.starts).toHaveLength(1);
+	});
+
+	it('pass through even without a message_id (nothing to recognise a repeat by)', async () => {
+		const hosted = await host({ parameters: { options: { includeUnknownEvents: true } } });
+		await hosted.post({ event_type: 'account.updated' });
+		await hosted.post({ event_type: 'account.updated' });
+		expect(hosted.starts).toHaveLength(2);
+	});
+});
+
+describe('repeat memory bounds', () => {
+	function seeded(entries: Array<[string, number]>): IDataObject {
+		return { [STATIC_KEY]: { deliveries: Object.fromEntries(entries.map(([key, at]) => [`k:${key}`, at])) } };
+	}
+	const keyOf = (id: string) => `${id}|message.inbound|`;
+
+	it('forgets events older than 48 hours', async () => {
+		const now = Date.now();
+		const hosted = await host({
+			staticData: seeded([
+				[keyOf('msg_old'), now - 49 * HOUR_MS],
+				[keyOf('msg_recent'), now - 47 * HOUR_MS],
+			]),
+		});
+		expect((await hosted.post({ ...inbound, message_id: 'msg_old' })).json).toMatchObject({ started: true });
+		expect((await hosted.post({ ...inbound, message_id: 'msg_recent' })).json).toMatchObject({ started: false });
+		const kept = (hosted.staticData()[STATIC_KEY] as IDataObject).deliveries as IDataObject;
+		expect(Object.keys(kept)).toEqual([`k:${keyOf('msg_recent')}`, `k:${keyOf('msg_old')}`]);
+	});
+
+	it('keeps at most the last 5,000 events, dropping the oldest', async () => {
+		const now = Date.now();
+		const entries: Array<[string, number]> = Array.from({ length: 5000 }, (_, i) => [keyOf(`msg_${i}`), now - HOUR_MS + i]);
+		const hosted = await host({ staticData: seeded(entries) });
+
+		expect((await hosted.post({ ...inbound, message_id: 'msg_new' })).json).toMatchObject({ started: true });
+		const kept = Object.keys((hosted.staticData()[STATIC_KEY] as IDataObject).deliveries as IDataObject);
+		expect(kept).toHaveLength(5000);
+		expect(kept[0]).toBe(`k:${keyOf('msg_1')}`);
+		expect(kept[4999]).toBe(`k:${keyOf('msg_new')}`);
+		// The dropped one starts again; a kept one is still a repeat.
+		expect((await hosted.post({ ...inbound, message_id: 'msg_0' })).json).toMatchObject({ started: true });
+		expect((await hosted.post({ ...inbound, message_id: 'msg_4999' })).json).toMatchObject({ started: false });
+	});
+
+	it('a message id such as "__proto__" is remembered like any other', async () => {
+		const hosted = await host();
+		await hosted.post({ ...status, message_id: '__proto__' });
+		await hosted.post({ ...status, message_id: '__proto__' });
+		expect(hosted.starts).toHaveLength(1);
+	});
+
+	it('the same message with another status or event type is not a repeat', async () => {
+		const hosted = await host();
+		await hosted.post(status);
+		await hosted.post({ ...status, status: 'read' });
+		await hosted.post({ ...inbound, message_id: status.message_id });
+		expect(hosted.starts).toHaveLength(3);
+	});
+});
+
+describe('webhook credentials: their tests check locally what would make every call fail', () => {
+	async function credentialTest(name: string, data: IDataObject): Promise<INodeCredentialTestResult> {
+		const pkg = await getPackage();
+		const nodeType = pkg.nodeTypes.getByNameAndVersion(TRIGGER_NODE_TYPE, 1);
+		const description = nodeType.description.credentials?.find((credential) => credential.name === name);
+		const test = nodeType.methods?.credentialTest?.[description?.testedBy as string];
+		if (!test) throw new Error(`${name} has no testedBy function`);
+		const credential = { id: '1', name: 'Under test', type: name, data } as ICredentialsDecrypted;
+		return test.call({} as never, credential);
+	}
+
+	it.each<[IDataObject, string]>([
+		[{ headerName: 'X-Webhook-Secret', secret: 'a-long-random-value' }, 'OK'],
+		[{ headerName: 'X Webhook Secret', secret: 'x' }, 'Header Name "X Webhook Secret" is not a valid HTTP header name'],
+		[{ headerName: 'Content-Type', secret: 'x' }, 'Header Name "Content-Type" is set by HTTP itself'],
+		[{ headerName: 'X-Webhook-Secret', secret: '' }, 'Secret is empty.'],
+		[{ headerName: 'X-Webhook-Secret', secret: ' padded ' }, 'Secret starts or ends with spaces'],
+		[{ headerName: 'X-Webhook-Secret', secret: 'two\nlines' }, 'Secret contains a line break'],
+	])('header auth %j -> %s', async (data, expected) => {
+		const result = await credentialTest('chatAppWebhookHeaderAuthApi', data);
+		if (expected === 'OK') expect(result.status).toBe('OK');
+		else expect(result).toEqual({ status: 'Error', message: expect.stringContaining(expected) });
+	});
+
+	it.each<[IDataObject, string]>([
+		[{ user: 'svc', password: 'p:w' }, 'OK'],
+		[{ user: 'a:b', password: 'pw' }, 'User contains ":"'],
+		[{ user: 'svc', password: '' }, 'Password is empty.'],
+		[{ user: '', password: 'pw' }, 'User is empty.'],
+	])('basic auth %j -> %s', async (data, expected) => {
+		const result = await credentialTest('chatAppWebhookBasicAuthApi', data);
+		if (expected === 'OK') expect(result.status).toBe('OK');
+		else expect(result).toEqual({ status: 'Error', message: expect.stringContaining(expected) });
+	});
+});
+
+describe('webhook lifecycle: nothing to register remotely, and it says so', () => {
+	async function lifecycle() {
+		const pkg = await getPackage();
+		const nodeType = pkg.nodeTypes.getByNameAndVersion(TRIGGER_NODE_TYPE, 1);
+		const node = {
+			id: 'trigger',
+			name: 'Timeline Navigation Trigger',
+			type: TRIGGER_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0] as [number, number],
+			webhookId: 'f00d',
+			parameters: {},
+		};
+		const workflow = new Workflow({ id: 'wf', nodes: [node], connections: {}, active: true, nodeTypes: pkg.nodeTypes });
+		const additionalData = buildAdditionalDataForTests(await createCredentialsHelper(), {
+			id: 'wf',
+			nodes: [node],
+			connections: {},
+		} as unknown as IWorkflowBase);
+		const webhookData: IWebhookData = {
+			httpMethod: 'POST',
+			node: node.name,
+			path: 'f00d/chat-app',
+			webhookDescription: nodeType.description.webhooks![0],
+			workflowId: 'wf',
+			workflowExecuteAdditionalData: additionalData,
+			webhookId: 'f00d',
+		};
+		const context = new HookContext(workflow, workflow.getNode(node.name)!, additionalData, 'trigger', 'activate', webhookData);
+		const logged: string[] = [];
+		Object.defineProperty(context, 'logger', { value: { info: (message: string) => logged.push(message) } });
+		const methods = nodeType.webhookMethods?.default;
+		if (!methods) throw new Error('The trigger has no webhook lifecycle methods');
+		return { methods, context, logged };
+	}
+
+	it('checkExists reports false (n8n cannot read the dashboard), create and delete log what the user must do', async () => {
+		const { methods, context, logged } = await lifecycle();
+		expect(await methods.checkExists.call(context)).toBe(false);
+		expect(await methods.create.call(context)).toBe(true);
+		expect(logged[0]).toBe(
+			"Timeline Navigation Trigger listens at http://127.0.0.1:5678/webhook/f00d/chat-app. The messaging service has no API to set its webhook: paste this URL in the account's webhook setting in the messaging dashboard.",
+		);
+		expect(await methods.delete.call(context)).toBe(true);
+		expect(logged[1]).toMatch(/stopped listening at http:\/\/127\.0\.0\.1:5678\/webhook\/f00d\/chat-app\. The messaging dashboard still points there/);
+	});
+});
+
+describe('node description', () => {
+	it('answers on receipt with the node\'s own acknowledgement, and is no AI tool', async () => {
+		const pkg = await getPackage();
+		const { description } = pkg.nodeTypes.getByNameAndVersion(TRIGGER_NODE_TYPE, 1);
+		expect(description.webhooks).toEqual([
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'chat-app' },
+		]);
+		expect(description.usableAsTool).toBeUndefined();
+		expect(description.inputs).toEqual([]);
+		expect(description.codex?.alias).toEqual(expect.arrayContaining(['chat', 'message', 'webhook']));
+	});
+});
