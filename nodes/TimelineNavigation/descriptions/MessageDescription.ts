@@ -1,4 +1,5 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import { FALLBACK_TEMPLATE_FIELDS, TEMPLATE_FIELDS, type TemplateFieldNames } from '../shared/messaging';
 import { additionalFieldsCollection, operationField, showFor } from './common';
 
 const SENDS = ['sendCustom', 'sendLocation', 'sendMedia', 'sendTemplate', 'sendText'];
@@ -58,26 +59,27 @@ export const messageOperations: INodeProperties[] = [
  */
 function templateFields(
 	operations: string[],
-	names: { templateId: string; input: string; list: string; array: string },
-	labels: { prefix: string; idDescription: string },
+	names: TemplateFieldNames,
+	idDescription: string,
 	extraShow: IDisplayOptions['show'] = {},
 ): INodeProperties[] {
+	const prefix = names.labelPrefix;
 	const show = (more: IDisplayOptions['show'] = {}): IDisplayOptions => ({
 		show: { resource: ['message'], operation: operations, ...extraShow, ...more },
 	});
 	return [
 		{
-			displayName: `${labels.prefix}Template ID`,
+			displayName: `${prefix}Template ID`,
 			name: names.templateId,
 			type: 'string',
 			required: true,
 			default: '',
 			placeholder: 'e.g. order_update',
-			description: labels.idDescription,
+			description: idDescription,
 			displayOptions: show(),
 		},
 		{
-			displayName: `${labels.prefix}Parameters Input`,
+			displayName: `${prefix}Parameters Input`,
 			name: names.input,
 			type: 'options',
 			options: [
@@ -98,7 +100,7 @@ function templateFields(
 			displayOptions: show(),
 		},
 		{
-			displayName: `${labels.prefix}Parameters`,
+			displayName: `${prefix}Parameters`,
 			name: names.list,
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: true, sortable: true },
@@ -124,7 +126,7 @@ function templateFields(
 			],
 		},
 		{
-			displayName: `${labels.prefix}Parameters (Array)`,
+			displayName: `${prefix}Parameters (Array)`,
 			name: names.array,
 			type: 'json',
 			required: true,
@@ -160,11 +162,7 @@ export const messageFields: INodeProperties[] = [
 	},
 
 	// ---- Send Template -----------------------------------------------------------
-	...templateFields(
-		['sendTemplate'],
-		{ templateId: 'templateId', input: 'parametersInput', list: 'templateParameters', array: 'templateParametersArray' },
-		{ prefix: '', idDescription: 'The ID of an approved template' },
-	),
+	...templateFields(['sendTemplate'], TEMPLATE_FIELDS, 'The ID of an approved template'),
 
 	// ---- Send Text ---------------------------------------------------------------
 	{
@@ -323,13 +321,8 @@ export const messageFields: INodeProperties[] = [
 	},
 	...templateFields(
 		FREE_FORM,
-		{
-			templateId: 'fallbackTemplateId',
-			input: 'fallbackParametersInput',
-			list: 'fallbackTemplateParameters',
-			array: 'fallbackTemplateParametersArray',
-		},
-		{ prefix: 'Fallback ', idDescription: 'The approved template to send when the window is closed' },
+		FALLBACK_TEMPLATE_FIELDS,
+		'The approved template to send when the window is closed',
 		{ fallbackToTemplate: [true] },
 	),
 

@@ -16,24 +16,25 @@ export type MediaType = (typeof MEDIA_TYPES)[number];
 
 /** The names of one "template and parameters" group of fields: the main one or the fallback. */
 export interface TemplateFieldNames {
+	/** Put before every display name of the group ('' or 'Fallback '). */
+	labelPrefix: string;
 	templateId: string;
-	templateIdLabel: string;
 	input: string;
 	list: string;
 	array: string;
 }
 
 export const TEMPLATE_FIELDS: TemplateFieldNames = {
+	labelPrefix: '',
 	templateId: 'templateId',
-	templateIdLabel: 'Template ID',
 	input: 'parametersInput',
 	list: 'templateParameters',
 	array: 'templateParametersArray',
 };
 
 export const FALLBACK_TEMPLATE_FIELDS: TemplateFieldNames = {
+	labelPrefix: 'Fallback ',
 	templateId: 'fallbackTemplateId',
-	templateIdLabel: 'Fallback Template ID',
 	input: 'fallbackParametersInput',
 	list: 'fallbackTemplateParameters',
 	array: 'fallbackTemplateParametersArray',
@@ -52,9 +53,9 @@ function templateParameter(
 	itemIndex: number,
 	position: number,
 	value: unknown,
-	prefix: string,
+	labelPrefix: string,
 ): string {
-	const field = `${prefix} {{${position}}}`;
+	const field = `${labelPrefix}Template Parameter {{${position}}}`;
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	if (typeof value !== 'string') {
 		throw invalidInput(
@@ -85,13 +86,12 @@ export function readTemplate(
 ): { id: string; parameters: string[] } {
 	const rawId = context.getNodeParameter(names.templateId, itemIndex, '') as unknown;
 	if ((typeof rawId !== 'string' && typeof rawId !== 'number') || String(rawId).trim() === '') {
-		throw invalidInput(context, itemIndex, names.templateIdLabel, rawId, 'expected the ID of an approved template');
+		throw invalidInput(context, itemIndex, `${names.labelPrefix}Template ID`, rawId, 'expected the ID of an approved template');
 	}
-	const prefix = names === TEMPLATE_FIELDS ? 'Template Parameter' : 'Fallback Template Parameter';
 	const input = context.getNodeParameter(names.input, itemIndex, 'list') as string;
 	let values: unknown[];
 	if (input === 'array') {
-		const label = names === TEMPLATE_FIELDS ? 'Parameters (Array)' : 'Fallback Parameters (Array)';
+		const label = `${names.labelPrefix}Parameters (Array)`;
 		values = readArray(context, itemIndex, label, context.getNodeParameter(names.array, itemIndex, []));
 	} else {
 		const entries = context.getNodeParameter(`${names.list}.parameter`, itemIndex, []) as IDataObject[];
@@ -99,7 +99,7 @@ export function readTemplate(
 	}
 	return {
 		id: String(rawId).trim(),
-		parameters: values.map((value, index) => templateParameter(context, itemIndex, index + 1, value, prefix)),
+		parameters: values.map((value, index) => templateParameter(context, itemIndex, index + 1, value, names.labelPrefix)),
 	};
 }
 
