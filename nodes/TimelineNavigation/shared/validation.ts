@@ -85,13 +85,19 @@ export function toIsoDateTime(value: unknown, timeZone = 'UTC'): Checked<string>
 	} else {
 		const sign = zone.startsWith('-') ? -1 : 1;
 		const digits = zone.replace(/[+:-]/g, '');
-		utc = wallClock - sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60000;
+		const [offsetHours, offsetMinutes] = [Number(digits.slice(0, 2)), Number(digits.slice(2))];
+		// Real offsets run from -12:00 to +14:00; "+99:99" is a typo, not a time zone.
+		if (offsetHours > 14 || offsetMinutes > 59) return problem('expected a UTC offset from -14:00 to +14:00');
+		utc = wallClock - sign * (offsetHours * 60 + offsetMinutes) * 60000;
 	}
 	return ok(new Date(utc).toISOString());
 }
 
 /** `<start>/<end>`, both ISO 8601, start not after end. */
 export function buildTimeRange(start: string, end: string): Checked<string> {
+	if (Number.isNaN(Date.parse(start)) || Number.isNaN(Date.parse(end))) {
+		return problem('expected two ISO 8601 date-times such as 2026-05-01T09:30:00Z');
+	}
 	if (Date.parse(start) > Date.parse(end)) {
 		return problem(`the start (${start}) is after the end (${end})`);
 	}

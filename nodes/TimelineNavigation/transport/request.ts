@@ -113,7 +113,7 @@ export function serviceMessageOf(body: unknown): string | undefined {
 		try {
 			parsed = JSON.parse(body);
 		} catch {
-			return body.trim().slice(0, 300) || undefined;
+			return redactBearer(body.trim()).slice(0, 300) || undefined;
 		}
 	}
 	if (!parsed || typeof parsed !== 'object') return undefined;
@@ -142,7 +142,7 @@ function redactBearer(text: string): string {
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text));
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.min(Math.ceil(Number(text)), Number.MAX_SAFE_INTEGER);
 	// An HTTP date always names its month; without letters, Date.parse would read "1.5" or "-1" as a year.
 	if (!/[a-z]/i.test(text)) return undefined;
 	const date = Date.parse(text);
