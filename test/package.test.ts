@@ -39,6 +39,8 @@ describe('the built package, loaded the way n8n loads a community package', () =
 		const exported = await import(join(PROJECT_ROOT, entry));
 		expect(Object.keys(exported).filter((key) => key !== 'default').sort()).toEqual([
 			'ChatAppMessagingApi',
+			'ChatAppWebhookBasicAuthApi',
+			'ChatAppWebhookHeaderAuthApi',
 			'TimelineNavigation',
 			'TimelineNavigationApi',
 			'TimelineNavigationTrigger',
