@@ -51,7 +51,11 @@ export function requireString(
 	field: string,
 ): string {
 	const value = context.getNodeParameter(name, itemIndex, '') as unknown;
-	if ((typeof value !== 'string' && typeof value !== 'number') || String(value).trim() === '') {
+	if (value !== undefined && value !== null && typeof value !== 'string' && typeof value !== 'number') {
+		// An expression that returns an object or a list: sending "[object Object]" would help no one.
+		throw invalidInput(context, itemIndex, field, value, `expected text, not ${Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`}`);
+	}
+	if (value === undefined || value === null || String(value).trim() === '') {
 		throw invalidInput(context, itemIndex, field, value, 'expected a value: this field is required');
 	}
 	return String(value).trim();
@@ -98,6 +102,10 @@ export function requireLocatorId(
 	const value = typeof locator === 'object' && locator !== null ? locator.value : locator;
 	if ((typeof value !== 'string' && typeof value !== 'number') || String(value).trim() === '') {
 		throw invalidInput(context, itemIndex, field, value, 'expected an ID: choose one from the list or enter it');
+	}
+	// "." and ".." would be read as "this folder" and "the folder above" in a URL path.
+	if (/^\.{1,2}$/.test(String(value).trim())) {
+		throw invalidInput(context, itemIndex, field, value, 'expected an ID: "." and ".." cannot be IDs');
 	}
 	return String(value).trim();
 }

@@ -1,5 +1,6 @@
 import {
 	NodeApiError,
+	NodeOperationError,
 	sleep,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -54,6 +55,14 @@ export function normalizeBaseUrl(raw: string): string {
 /** Keeps a path parameter inside its own segment, whatever characters it holds. */
 export function encodePathSegment(value: string): string {
 	return encodeURIComponent(value).replace(/\./g, '%2E');
+}
+
+/**
+ * A segment that is "." or "..", even percent-encoded: every URL parser resolves it ("this
+ * folder", "the folder above"), so no encoding keeps such an ID inside its segment.
+ */
+export function isDotSegment(segment: string): boolean {
+	return /^(\.|%2e){1,2}$/i.test(segment);
 }
 
 // One credential read per execution and service, not one per item: the credential cannot
@@ -242,6 +251,15 @@ export async function apiRequest(
 	call: ApiCall,
 	callContext: CallContext,
 ): Promise<IDataObject | IDataObject[]> {
+	const dotSegment = call.path.split('/').find(isDotSegment);
+	if (dotSegment !== undefined) {
+		const id = decodeURIComponent(dotSegment);
+		throw new NodeOperationError(
+			this.getNode(),
+			`Invalid ID in item ${callContext.itemIndex}: got "${id}", expected an ID other than "." or ".." (${callContext.operation} puts it in the URL path, where it would mean another address)`,
+			{ itemIndex: callContext.itemIndex, description: `Fix the ID for item ${callContext.itemIndex}. Nothing was sent for this item.` },
+		);
+	}
 	const settings = readSettings(this, callContext.itemIndex);
 	const options: IHttpRequestOptions = {
 		method: call.method,
