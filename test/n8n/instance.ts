@@ -193,14 +193,73 @@ export async function portIsFree(port: number): Promise<boolean> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A timer that does not keep the process alive (for races against a process exit). */
+const unrefSleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 
+/** Whether any live (non-zombie) process is in the process group (Linux /proc). */
 function groupAlive(pgid: number): boolean {
+	let entries: string[];
 	try {
-		process.kill(-pgid, 0);
-		return true;
-	} catch (err) {
-		return (err as NodeJS.ErrnoException).code === 'EPERM';
+		entries = fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+	} catch {
+		try {
+			process.kill(-pgid, 0);
+			return true;
+		} catch {
+			return false;
+		}
 	}
+	for (const e of entries) {
+		let stat: string;
+		try {
+			stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+		} catch {
+			continue;
+		}
+		// pid (comm) state ppid pgrp ...; comm may contain spaces and parentheses
+		const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		if (Number(rest[2]) === pgid && rest[0] !== 'Z') return true;
+	}
+	return false;
+}
+
+const PID_FILE = 'n8n-server.pid';
+
+/**
+ * A persistent user folder remembers the pid of the n8n started in it. If that n8n is still
+ * running (its starter was killed with SIGKILL), stop it and its task runner: it holds the
+ * port and the database.
+ */
+function killLeftover(userFolder: string, log: Log): boolean {
+	const file = path.join(userFolder, PID_FILE);
+	if (!fs.existsSync(file)) return false;
+	const pid = Number(fs.readFileSync(file, 'utf8').trim());
+	fs.rmSync(file, { force: true });
+	if (!pid) return false;
+	let cmdline = '';
+	try {
+		cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+	} catch {
+		return false; // gone
+	}
+	if (!cmdline.includes(N8N_BIN)) return false; // the pid was reused by something else
+	log(`[n8n] stopping a leftover n8n (pid ${pid}) from an earlier run in ${userFolder}`);
+	try {
+		process.kill(-pid, 'SIGTERM');
+	} catch {
+		// gone
+	}
+	const deadline = Date.now() + 15000;
+	while (groupAlive(pid) && Date.now() < deadline) spawnSync('sleep', ['0.2']);
+	if (groupAlive(pid)) {
+		try {
+			process.kill(-pid, 'SIGKILL');
+		} catch {
+			// gone
+		}
+	}
+	log(`[n8n] leftover n8n stopped after ${Date.now() - deadline + 15000} ms`);
+	return true;
 }
 
 /** Packs the built project (`npm pack`) into `destDir`; returns the tarball path. */
@@ -286,6 +345,8 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 	await ensureRuntime({ log });
 
 	const port = opts.port ?? 5678;
+	const killed = opts.userFolder ? killLeftover(opts.userFolder, log) : false;
+	for (let i = 0; killed && i < 40 && !(await portIsFree(port)); i++) await sleep(250);
 	if (!(await portIsFree(port))) {
 		throw new Error(`port ${port} on 127.0.0.1 is busy (another n8n or npm start running?)`);
 	}
@@ -314,7 +375,10 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 		opts.logFile ??
 		path.join(ARTIFACTS_DIR, 'n8n', `n8n-${port}-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
 	fs.mkdirSync(path.dirname(logFile), { recursive: true });
-	const logStream = fs.createWriteStream(logFile, { flags: 'a' });
+	// n8n writes straight into the file: it keeps logging (and shuts down normally) even if
+	// this process dies and nobody reads a pipe any more.
+	const logFd = fs.openSync(logFile, 'a');
+	const logStart = fs.fstatSync(logFd).size;
 
 	const started = Date.now();
 	log(`[n8n] starting n8n on ${url} (user folder ${userFolder}, log ${path.relative(PROJECT_ROOT, logFile)})`);
@@ -322,9 +386,12 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 		cwd: userFolder,
 		env,
 		detached: true, // own process group: stop() can reach the task runner child too
-		stdio: ['ignore', 'pipe', 'pipe'],
+		stdio: ['ignore', logFd, logFd],
 	});
+	fs.closeSync(logFd);
 	const pid = child.pid!;
+	const pidFile = path.join(userFolder, PID_FILE);
+	fs.writeFileSync(pidFile, String(pid));
 	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 	const exitPromise = new Promise<void>((resolve) => {
 		child.on('exit', (code, signal) => {
@@ -332,11 +399,20 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 			resolve();
 		});
 	});
-	for (const stream of [child.stdout!, child.stderr!]) {
-		stream.on('data', (chunk: Buffer) => {
-			logStream.write(chunk);
-			if (opts.echo) process.stderr.write(chunk);
-		});
+	let echoTimer: NodeJS.Timeout | undefined;
+	if (opts.echo) {
+		let offset = logStart;
+		echoTimer = setInterval(() => {
+			const size = fs.statSync(logFile).size;
+			if (size <= offset) return;
+			const fd = fs.openSync(logFile, 'r');
+			const buf = Buffer.alloc(size - offset);
+			fs.readSync(fd, buf, 0, buf.length, offset);
+			fs.closeSync(fd);
+			offset = size;
+			process.stderr.write(buf);
+		}, 250);
+		echoTimer.unref();
 	}
 
 	let stopped = false;
@@ -349,7 +425,7 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 			} catch {
 				// already gone
 			}
-			await Promise.race([exitPromise, sleep(20000)]);
+			await Promise.race([exitPromise, unrefSleep(20000)]);
 		}
 		// Whatever is left in its process group (the task runner): TERM, then KILL.
 		if (groupAlive(pid)) {
@@ -367,8 +443,9 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 				}
 			}
 		}
-		if (!exited) await Promise.race([exitPromise, sleep(2000)]);
-		await new Promise<void>((r) => logStream.end(r));
+		if (!exited) await Promise.race([exitPromise, unrefSleep(2000)]);
+		fs.rmSync(pidFile, { force: true });
+		if (echoTimer) clearInterval(echoTimer);
 		if (tempFolder && opts.cleanup !== false) {
 			fs.rmSync(userFolder, { recursive: true, force: true });
 		}

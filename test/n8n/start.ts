@@ -47,7 +47,7 @@ function log(line: string) {
 	console.log(line);
 }
 
-export function readExamples(dir = path.join(PROJECT_ROOT, 'examples')): Array<{ file: string; json: WorkflowJson }> {
+export function readExamples(dir = process.env.EXAMPLES_DIR ?? path.join(PROJECT_ROOT, 'examples')): Array<{ file: string; json: WorkflowJson }> {
 	if (!fs.existsSync(dir)) return [];
 	return fs
 		.readdirSync(dir)
