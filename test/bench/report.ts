@@ -1,0 +1,219 @@
+/** The bench's result shape and its two renderings: a console table and results.md. */
+
+export interface Row {
+	key: string;
+	label: string;
+	inFlight: string;
+	itemsPerSecond: number;
+	min: number;
+	max: number;
+	/** Median node execution time (n8n variants) or loop wall time (plain loop), ms. */
+	ms: number;
+	executionMs?: number;
+	peakMemoryMb?: number;
+	peakMainMb?: number;
+	allValid: boolean;
+	problems: string[];
+	runs: unknown[];
+}
+
+export interface SendResult {
+	title: string;
+	items: number;
+	rows: Row[];
+	ratios: { nodeOverHttp: number; nodeAllOverHttp: number; nodeOverPlain: number };
+}
+
+export interface WebhookRow {
+	key: string;
+	label: string;
+	acceptedPerSecond: number;
+	min: number;
+	max: number;
+	p50Ms: number;
+	p99Ms: number;
+	processedPerSecond: number;
+	executionsSucceeded: number[];
+	nothingLost: boolean;
+	peakMemoryMb: number;
+	peakMainMb: number;
+	runs: unknown[];
+}
+
+export interface BenchResults {
+	date: string;
+	machine: {
+		nproc: number;
+		memoryGiB: number;
+		cpuModel: string;
+		os: string;
+		loadAverageAtStart: number[];
+		benchNode: string;
+		n8nNode: string;
+		n8nVersion: string;
+	};
+	config: {
+		items: number;
+		deliveries: number;
+		rounds: number;
+		concurrency: number;
+		webhookConcurrency: number;
+		recipients: number;
+	};
+	sends: Record<string, SendResult>;
+	webhooks?: {
+		deliveries: number;
+		concurrency: number;
+		rows: WebhookRow[];
+		ratios: { triggerOverWebhook: number; triggerNoDedupeOverWebhook: number };
+	};
+	sandbox?: Record<string, { requestsPerSecond: number; p50Ms: number; p99Ms: number; allOk: boolean }>;
+	targets: Array<{ name: string; value: number; met: boolean }>;
+	notes: string[];
+	durationSeconds?: number;
+}
+
+const n0 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : Math.round(x).toLocaleString('en-US'));
+const n1 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(1));
+const n2 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(2));
+
+export function machineLine(r: BenchResults): string {
+	const m = r.machine;
+	return (
+		`${m.nproc} cores (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.os}; n8n ${m.n8nVersion} on Node ${m.n8nNode}, ` +
+		`bench and sandbox on Node ${m.benchNode}; ${r.date.slice(0, 16).replace('T', ' ')} UTC; ` +
+		`load average at start ${m.loadAverageAtStart.join(' ')}`
+	);
+}
+
+function mdTable(header: string[], rows: string[][], align?: string[]): string {
+	const sep = header.map((_, i) => align?.[i] ?? '---');
+	return [header, sep, ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+function sendTable(s: SendResult): string {
+	return mdTable(
+		['Variant', 'In flight', 'Items/s (median)', 'Range', 'Node time, ms', 'Execution, ms', 'n8n peak RSS, MB', 'Checked'],
+		s.rows.map((r) => [
+			r.label,
+			r.inFlight,
+			`**${n0(r.itemsPerSecond)}**`,
+			`${n0(r.min)}–${n0(r.max)}`,
+			n0(r.ms),
+			n0(r.executionMs),
+			r.peakMemoryMb === undefined ? '–' : `${r.peakMemoryMb} (main ${r.peakMainMb})`,
+			r.allValid ? 'all sent once, 200' : `**${r.problems.join('; ')}**`,
+		]),
+		['---', '---', '---:', '---:', '---:', '---:', '---:', '---'],
+	);
+}
+
+function webhookTable(w: NonNullable<BenchResults['webhooks']>): string {
+	return mdTable(
+		['Receiver', 'Accepted/s (median)', 'Range', 'p50, ms', 'p99, ms', 'Executions/s', 'Succeeded executions per round', 'n8n peak RSS, MB'],
+		w.rows.map((r) => [
+			r.label,
+			`**${n0(r.acceptedPerSecond)}**`,
+			`${n0(r.min)}–${n0(r.max)}`,
+			n1(r.p50Ms),
+			n1(r.p99Ms),
+			n0(r.processedPerSecond),
+			`${r.executionsSucceeded.join(', ')} of ${w.deliveries}${r.nothingLost ? '' : ' **(lost or failed)**'}`,
+			`${r.peakMemoryMb} (main ${r.peakMainMb})`,
+		]),
+		['---', '---:', '---:', '---:', '---:', '---:', '---', '---:'],
+	);
+}
+
+export function renderMarkdown(r: BenchResults): string {
+	const out: string[] = [];
+	out.push('# Benchmark: this package vs n8n\'s HTTP Request and Webhook nodes', '');
+	out.push(`Machine: ${machineLine(r)}.`, '');
+	out.push(
+		`Settings: ${r.config.items} items per send execution, ${r.config.deliveries} webhook deliveries at ` +
+			`${r.config.webhookConcurrency} in flight, ${r.config.rounds} rounds (variants alternate, order rotated ` +
+			`each round; medians shown, range = slowest–fastest round), ${r.config.recipients} recipients with an open window.` +
+			(r.durationSeconds ? ` Whole run: ${r.durationSeconds} s.` : ''),
+		'',
+	);
+	out.push('## Targets', '');
+	out.push(mdTable(['Target', 'Measured', 'Met'], r.targets.map((t) => [t.name, n2(t.value), t.met ? 'yes' : '**no**'])), '');
+	for (const s of Object.values(r.sends)) {
+		out.push(`## Sends: ${s.title}, ${s.items.toLocaleString('en-US')} items in one execution`, '');
+		out.push(sendTable(s), '');
+		out.push(
+			`Ratios: this node (defaults) / HTTP Request (defaults) = **${n2(s.ratios.nodeOverHttp)}**; ` +
+				`both all at once = ${n2(s.ratios.nodeAllOverHttp)}; this node / plain loop at the same ${r.config.concurrency} in flight = **${n2(s.ratios.nodeOverPlain)}**.`,
+			'',
+		);
+	}
+	if (r.webhooks) {
+		out.push(`## Webhooks: ${r.webhooks.deliveries.toLocaleString('en-US')} deliveries, ${r.webhooks.concurrency} in flight, no auth, both answer at once`, '');
+		out.push(webhookTable(r.webhooks), '');
+		out.push(
+			`Ratio accepted/s: this trigger (defaults) / Webhook node = **${n2(r.webhooks.ratios.triggerOverWebhook)}**; ` +
+				`with Ignore Repeated Deliveries off = ${n2(r.webhooks.ratios.triggerNoDedupeOverWebhook)}.`,
+			'',
+		);
+	}
+	if (r.sandbox) {
+		out.push('## The sandbox alone (plain keep-alive client, no n8n)', '');
+		out.push(
+			mdTable(
+				['Request @ in flight', 'Requests/s (median)', 'p50, ms', 'p99, ms'],
+				Object.entries(r.sandbox).map(([k, v]) => [k, `**${n0(v.requestsPerSecond)}**`, n1(v.p50Ms), n1(v.p99Ms)]),
+				['---', '---:', '---:', '---:'],
+			),
+			'',
+		);
+	}
+	out.push('## How to read it', '');
+	out.push(
+		'- **Items/s** for an n8n variant = items / the node\'s own execution time as n8n records it (`runData[node].executionTime`), so the webhook that starts the run and the Split Out node that makes the items are not counted. "Execution, ms" is the whole execution (`startedAt` → `stoppedAt`). For the plain loop it is items / wall time.',
+		'- **In flight**: this node sends at most *Concurrency* (Request Options, default 10) requests at a time. n8n\'s HTTP Request node has no such limit: it starts every item\'s request at once (its Batching option only spaces out the *starts*). So the like-for-like pairs are: this node at its default vs the plain loop at the same 10 in flight (a/c), and this node with Concurrency = all items vs the HTTP Request node (both unbounded). The headline a/b compares both nodes at their defaults, as a user gets them.',
+		'- **Checked**: every run is verified: the execution succeeded with one output item per input item, and the sandbox received exactly one request per item, each answered 200.',
+		'- **Webhooks**: accepted/s and latency are measured by the sender (keep-alive, fixed number in flight). Every delivery carries a distinct `message_id`. Afterwards the executions are counted through n8n\'s public API: "nothing lost" means every delivery was answered 2xx and there is exactly one successful execution per delivery. Executions/s = deliveries / (first request → last execution stopped).',
+		'- **Memory**: peak VmRSS of n8n\'s main process plus its task-runner child, sampled every 100 ms during each run (max over rounds).',
+		'- The machine is shared and has few cores: n8n, the sandbox and the load generator compete for them, so absolute figures vary between runs; ratios from the same run are the meaningful part.',
+		'',
+	);
+	if (r.notes.length) out.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
+	return out.join('\n');
+}
+
+/** The console version: the same tables, compact. */
+export function renderTable(r: BenchResults): string {
+	const lines: string[] = [];
+	const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+	const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
+	lines.push('', `Machine: ${machineLine(r)}`);
+	for (const s of Object.values(r.sends)) {
+		lines.push('', `${s.title}: ${s.items} items, medians of ${r.config.rounds} rounds`);
+		lines.push(`  ${pad('variant', 36)} ${pad('in flight', 36)} ${lpad('items/s', 9)} ${lpad('node ms', 8)} ${lpad('peak MB', 8)}  check`);
+		for (const row of s.rows) {
+			lines.push(
+				`  ${pad(row.label, 36)} ${pad(row.inFlight, 36)} ${lpad(n0(row.itemsPerSecond), 9)} ${lpad(n0(row.ms), 8)} ${lpad(row.peakMemoryMb === undefined ? '–' : String(row.peakMemoryMb), 8)}  ${row.allValid ? 'ok' : 'INVALID'}`,
+			);
+		}
+		lines.push(`  a/b (node/HTTP, defaults) ${n2(s.ratios.nodeOverHttp)}   both all at once ${n2(s.ratios.nodeAllOverHttp)}   a/c (node/plain, ${r.config.concurrency} in flight) ${n2(s.ratios.nodeOverPlain)}`);
+	}
+	if (r.webhooks) {
+		const w = r.webhooks;
+		lines.push('', `Webhooks: ${w.deliveries} deliveries, ${w.concurrency} in flight, medians of ${r.config.rounds} rounds`);
+		lines.push(`  ${pad('receiver', 54)} ${lpad('accepted/s', 10)} ${lpad('p50 ms', 7)} ${lpad('p99 ms', 7)} ${lpad('exec/s', 7)} ${lpad('peak MB', 8)}  executions`);
+		for (const row of w.rows) {
+			lines.push(
+				`  ${pad(row.label, 54)} ${lpad(n0(row.acceptedPerSecond), 10)} ${lpad(n1(row.p50Ms), 7)} ${lpad(n1(row.p99Ms), 7)} ${lpad(n0(row.processedPerSecond), 7)} ${lpad(String(row.peakMemoryMb), 8)}  ${row.executionsSucceeded.join('/')} ok${row.nothingLost ? '' : ' LOST'}`,
+			);
+		}
+		lines.push(`  a/b (trigger/Webhook node) ${n2(w.ratios.triggerOverWebhook)}   without de-duplication ${n2(w.ratios.triggerNoDedupeOverWebhook)}`);
+	}
+	if (r.sandbox) {
+		lines.push('', 'Sandbox alone (plain client):');
+		for (const [k, v] of Object.entries(r.sandbox)) lines.push(`  ${pad(k, 24)} ${lpad(n0(v.requestsPerSecond), 7)} req/s  p50 ${n1(v.p50Ms)} ms  p99 ${n1(v.p99Ms)} ms`);
+	}
+	lines.push('', 'Targets:');
+	for (const t of r.targets) lines.push(`  ${t.met ? 'met    ' : 'MISSED '} ${t.name}: ${n2(t.value)}`);
+	lines.push('');
+	return lines.join('\n');
+}

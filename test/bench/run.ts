@@ -1,0 +1,754 @@
+/**
+ * `npm run bench`: this package against what a user would use instead, side by side in one
+ * run, in a real n8n (test/n8n), against the sandbox (in its own process).
+ *
+ *   Sends     N items in one execution: this node vs n8n's HTTP Request node (generic Bearer
+ *             credential) vs a plain keep-alive client loop outside n8n. Text messages and
+ *             one timeline operation (Time → Fast-Forward).
+ *   Webhooks  M deliveries at a fixed concurrency: this trigger vs n8n's Webhook node (both
+ *             answering at once), then every execution counted through the public API.
+ *   Sandbox   the sandbox alone at the same concurrencies.
+ *   Memory    peak VmRSS of n8n's main process and its task runner during each run.
+ *
+ * Variants alternate within a round (the order rotates each round) and the report gives
+ * medians over the rounds. Settings: flags or environment (see CONFIG below / --help).
+ * Writes .artifacts/bench/results.json and results.md.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { SandboxClient } from '../sandbox/client';
+import { CREDENTIAL_TYPES, freePort, startN8n, type N8nInstance, type StoredCredential } from '../n8n/instance';
+import { ARTIFACTS_DIR, N8N_VERSION, NODE_VERSION, ensureRuntime } from '../n8n/runtime';
+import { runLoad, type LoadResult } from './load';
+import { MemorySampler, type MemoryPeak } from './memory';
+import { renderMarkdown, renderTable, type BenchResults, type Row } from './report';
+import {
+	NODE_UNDER_TEST,
+	httpRequestSendWorkflow,
+	packageSendWorkflow,
+	triggerWorkflow,
+	webhookNodeWorkflow,
+	type SendOperation,
+} from './workflows';
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+interface Config {
+	items: number;
+	deliveries: number;
+	rounds: number;
+	concurrency: number;
+	webhookConcurrency: number;
+	recipients: number;
+	only: Set<string>;
+	profile: boolean;
+	outDir: string;
+}
+
+const HELP = `npm run bench [-- options]    (each option also as an environment variable)
+  --items=N                 BENCH_ITEMS                items per send execution (2000)
+  --deliveries=M            BENCH_DELIVERIES           webhook deliveries per run (2000)
+  --rounds=R                BENCH_ROUNDS               rounds; medians are reported (3)
+  --concurrency=C           BENCH_CONCURRENCY          requests in flight for the plain loop, and the
+                                                       node's default it is compared with (10)
+  --webhook-concurrency=W   BENCH_WEBHOOK_CONCURRENCY  deliveries in flight (20)
+  --only=sends,timeline,webhooks,sandbox  BENCH_ONLY   parts to run (all)
+  --profile                 BENCH_PROFILE=1            write n8n's CPU profile (--cpu-prof) under
+                                                       .artifacts/bench/profile/ and summarise it`;
+
+function readConfig(argv: string[]): Config {
+	const flags = new Map<string, string>();
+	for (const arg of argv) {
+		if (arg === '--help' || arg === '-h') {
+			console.log(HELP);
+			process.exit(0);
+		}
+		const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
+		if (!m) throw new Error(`unknown argument ${arg}\n${HELP}`);
+		flags.set(m[1], m[2] ?? 'true');
+	}
+	const pick = (flag: string, env: string, def: string) => flags.get(flag) ?? process.env[env] ?? def;
+	const int = (flag: string, env: string, def: number, min = 1) => {
+		const raw = pick(flag, env, String(def));
+		const n = Number(raw);
+		if (!Number.isInteger(n) || n < min) throw new Error(`--${flag} / ${env} must be a whole number >= ${min}, got "${raw}"`);
+		return n;
+	};
+	const only = pick('only', 'BENCH_ONLY', 'sends,timeline,webhooks,sandbox')
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean);
+	for (const part of only) {
+		if (!['sends', 'timeline', 'webhooks', 'sandbox'].includes(part)) throw new Error(`--only: unknown part "${part}"`);
+	}
+	return {
+		items: int('items', 'BENCH_ITEMS', 2000),
+		deliveries: int('deliveries', 'BENCH_DELIVERIES', 2000),
+		rounds: int('rounds', 'BENCH_ROUNDS', 3),
+		concurrency: int('concurrency', 'BENCH_CONCURRENCY', 10),
+		webhookConcurrency: int('webhook-concurrency', 'BENCH_WEBHOOK_CONCURRENCY', 20),
+		recipients: 50,
+		only: new Set(only),
+		profile: /^(1|true|yes)$/i.test(pick('profile', 'BENCH_PROFILE', 'false')),
+		outDir: path.join(ARTIFACTS_DIR, 'bench'),
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+const log = (line: string) => process.stderr.write(line + '\n');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function median(values: number[]): number {
+	const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+	if (v.length === 0) return NaN;
+	const mid = Math.floor(v.length / 2);
+	return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
+function rotate<T>(list: T[], by: number): T[] {
+	const k = by % list.length;
+	return [...list.slice(k), ...list.slice(0, k)];
+}
+
+interface SandboxProcess {
+	url: string;
+	timelineKey: string;
+	messagingKey: string;
+	client: SandboxClient;
+	pid: number;
+	stop(): Promise<void>;
+}
+
+async function startSandboxProcess(): Promise<SandboxProcess> {
+	const child: ChildProcess = fork(path.join(__dirname, 'sandbox-process.ts'), [], {
+		execArgv: ['--import', 'tsx'],
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
+	const info = await new Promise<{ url: string; timelineKey: string; messagingKey: string }>((resolve, reject) => {
+		child.once('message', (m) => resolve(m as never));
+		child.once('exit', (code) => reject(new Error(`the sandbox process exited (${code}) before listening`)));
+	});
+	const exited = new Promise<void>((r) => child.once('exit', () => r()));
+	return {
+		...info,
+		client: new SandboxClient(info.url),
+		pid: child.pid!,
+		stop: async () => {
+			if (child.exitCode !== null) return;
+			child.send('close');
+			await Promise.race([exited, sleep(5000)]);
+			if (child.exitCode === null) child.kill('SIGKILL');
+		},
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// n8n executions through the public API
+
+interface ExecutionSummary {
+	id: string;
+	status?: string;
+	finished?: boolean;
+	startedAt?: string;
+	stoppedAt?: string;
+}
+
+/** Executions of a workflow newer than `afterId`, newest first (all pages). */
+async function executionsAfter(n8n: N8nInstance, workflowId: string, afterId: number): Promise<ExecutionSummary[]> {
+	const out: ExecutionSummary[] = [];
+	let cursor: string | undefined;
+	for (;;) {
+		const q = new URLSearchParams({ workflowId, limit: '250' });
+		if (cursor) q.set('cursor', cursor);
+		const res = await n8n.api('GET', `/executions?${q}`);
+		const page: ExecutionSummary[] = res.body.data ?? [];
+		for (const e of page) {
+			if (Number(e.id) <= afterId) return out;
+			out.push(e);
+		}
+		cursor = res.body.nextCursor ?? undefined;
+		if (!cursor || page.length === 0) return out;
+	}
+}
+
+async function newestExecutionId(n8n: N8nInstance, workflowId: string): Promise<number> {
+	const res = await n8n.api('GET', `/executions?${new URLSearchParams({ workflowId, limit: '1' })}`);
+	return Number(res.body.data?.[0]?.id ?? 0);
+}
+
+const isDone = (e: ExecutionSummary) => Boolean(e.stoppedAt) && e.status !== 'running' && e.status !== 'new';
+
+// ---------------------------------------------------------------------------------------------
+// Sends
+
+interface SendVariant {
+	key: string;
+	label: string;
+	/** What "concurrency" means for this variant, as the table shows it. */
+	inFlight: string;
+	kind: 'n8n' | 'plain';
+	workflowId?: string;
+	url?: string;
+	plainConcurrency?: number;
+}
+
+interface SendRun {
+	round: number;
+	itemsPerSecond: number;
+	/** The node's own execution time (n8n runData executionTime), or the loop's wall time. */
+	ms: number;
+	/** Whole execution (startedAt -> stoppedAt), n8n variants only. */
+	executionMs?: number;
+	outputItems: number;
+	sandboxReceived: number;
+	sandboxOk: number;
+	valid: boolean;
+	problem?: string;
+	memory?: MemoryPeak;
+}
+
+function messageItems(n: number, recipients: string[]): Array<{ to: string; text: string }> {
+	return Array.from({ length: n }, (_, i) => ({
+		to: recipients[i % recipients.length],
+		text: `Bench message ${i + 1}: your order is on its way.`,
+	}));
+}
+
+async function runN8nSend(
+	n8n: N8nInstance,
+	sandbox: SandboxProcess,
+	variant: SendVariant,
+	items: object[],
+	apiPath: string,
+	round: number,
+): Promise<SendRun> {
+	await sandbox.client.clearRequests();
+	const before = await newestExecutionId(n8n, variant.workflowId!);
+	const sampler = new MemorySampler(n8n.pid).start();
+	const res = await fetch(variant.url!, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ items }),
+	});
+	await res.text();
+	let exec: ExecutionSummary | undefined;
+	for (let i = 0; i < 600 && !exec; i++) {
+		exec = (await executionsAfter(n8n, variant.workflowId!, before)).find(isDone);
+		if (!exec) await sleep(100);
+	}
+	const memory = sampler.stop();
+	if (!exec) throw new Error(`${variant.label}: no finished execution after the webhook call (HTTP ${res.status})`);
+	const full = (await n8n.api('GET', `/executions/${exec.id}?includeData=true`)).body;
+	const nodeRun = full.data?.resultData?.runData?.[NODE_UNDER_TEST]?.[0];
+	const outputItems: number = nodeRun?.data?.main?.[0]?.length ?? 0;
+	const ms: number = nodeRun?.executionTime ?? NaN;
+	const received = await sandbox.client.requests({ method: 'POST', path: apiPath });
+	const ok = received.filter((r) => r.responseStatus === 200).length;
+	const problems: string[] = [];
+	if (full.status !== 'success') problems.push(`execution ${exec.id} ended "${full.status}"`);
+	if (nodeRun?.error) problems.push(`node error: ${nodeRun.error.message}`);
+	if (outputItems !== items.length) problems.push(`${outputItems} output items, expected ${items.length}`);
+	if (received.length !== items.length || ok !== items.length) {
+		problems.push(`sandbox received ${received.length} requests (${ok} answered 200), expected ${items.length}`);
+	}
+	return {
+		round,
+		itemsPerSecond: (items.length / ms) * 1000,
+		ms,
+		executionMs: Date.parse(full.stoppedAt) - Date.parse(full.startedAt),
+		outputItems,
+		sandboxReceived: received.length,
+		sandboxOk: ok,
+		valid: problems.length === 0,
+		problem: problems.join('; ') || undefined,
+		memory,
+	};
+}
+
+async function runPlainSend(
+	sandbox: SandboxProcess,
+	concurrency: number,
+	items: object[],
+	apiPath: string,
+	key: string,
+	body: (item: any) => object,
+	round: number,
+): Promise<SendRun & { load: LoadResult }> {
+	await sandbox.client.clearRequests();
+	const load = await runLoad(items.length, concurrency, (i) => ({
+		method: 'POST',
+		url: `${sandbox.url}${apiPath}`,
+		headers: { authorization: `Bearer ${key}` },
+		body: body(items[i]),
+	}));
+	const received = await sandbox.client.requests({ method: 'POST', path: apiPath });
+	const ok = received.filter((r) => r.responseStatus === 200).length;
+	const valid = load.ok === items.length && ok === items.length;
+	return {
+		round,
+		itemsPerSecond: load.perSecond,
+		ms: load.wallMs,
+		outputItems: load.ok,
+		sandboxReceived: received.length,
+		sandboxOk: ok,
+		valid,
+		problem: valid ? undefined : `statuses ${JSON.stringify(load.statuses)} ${load.errors.join('; ')}`,
+		load,
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks
+
+interface WebhookVariant {
+	key: string;
+	label: string;
+	workflowId: string;
+	url: string;
+}
+
+interface WebhookRun {
+	round: number;
+	acceptedPerSecond: number;
+	p50Ms: number;
+	p99Ms: number;
+	accepted: number;
+	statuses: Record<string, number>;
+	executions: { total: number; success: number; other: Record<string, number> };
+	/** First request sent -> last execution stopped. */
+	processedPerSecond: number;
+	nothingLost: boolean;
+	memory: MemoryPeak;
+}
+
+function statusPayload(id: string, i: number): object {
+	return {
+		event_type: 'message.status',
+		message_id: id,
+		conversation_id: `conv_bench_${i % 50}`,
+		channel: 'chatapp',
+		to: `+1415555${String(1000 + (i % 50)).padStart(4, '0')}`,
+		status: 'delivered',
+		timestamp: new Date().toISOString(),
+	};
+}
+
+async function runWebhook(
+	n8n: N8nInstance,
+	variant: WebhookVariant,
+	count: number,
+	concurrency: number,
+	round: number,
+	tag: string,
+): Promise<WebhookRun> {
+	const before = await newestExecutionId(n8n, variant.workflowId);
+	const sampler = new MemorySampler(n8n.pid).start();
+	const t0 = Date.now();
+	const load = await runLoad(count, concurrency, (i) => ({
+		method: 'POST',
+		url: variant.url,
+		body: statusPayload(`msg_bench_${tag}_${variant.key}_${i}`, i),
+	}));
+	// Every accepted delivery must become a finished execution; wait until none is missing
+	// (or nothing changes for 20 s).
+	let list: ExecutionSummary[] = [];
+	let lastCount = -1;
+	let lastChange = Date.now();
+	for (;;) {
+		list = await executionsAfter(n8n, variant.workflowId, before);
+		const done = list.filter(isDone).length;
+		if (done >= count) break;
+		if (done !== lastCount) {
+			lastCount = done;
+			lastChange = Date.now();
+		} else if (Date.now() - lastChange > 20000) break;
+		await sleep(250);
+	}
+	const memory = sampler.stop();
+	const other: Record<string, number> = {};
+	let success = 0;
+	let lastStop = 0;
+	for (const e of list) {
+		if (e.status === 'success') success++;
+		else other[e.status ?? 'unknown'] = (other[e.status ?? 'unknown'] ?? 0) + 1;
+		if (e.stoppedAt) lastStop = Math.max(lastStop, Date.parse(e.stoppedAt));
+	}
+	return {
+		round,
+		acceptedPerSecond: (load.ok / load.wallMs) * 1000,
+		p50Ms: load.latencyMs.p50,
+		p99Ms: load.latencyMs.p99,
+		accepted: load.ok,
+		statuses: load.statuses,
+		executions: { total: list.length, success, other },
+		processedPerSecond: lastStop > t0 ? (count / (lastStop - t0)) * 1000 : NaN,
+		nothingLost: load.ok === count && success === count && list.length === count,
+		memory,
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Machine
+
+function machine(n8nVersion: string, nodeVersion: string) {
+	const cpu = os.cpus()[0]?.model ?? 'unknown';
+	return {
+		nproc: os.availableParallelism?.() ?? os.cpus().length,
+		memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+		cpuModel: cpu.trim(),
+		os: `${os.type()} ${os.release()} ${os.arch()}`,
+		loadAverageAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100),
+		benchNode: process.version,
+		n8nNode: `v${nodeVersion}`,
+		n8nVersion,
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+	const cfg = readConfig(process.argv.slice(2));
+	fs.mkdirSync(cfg.outDir, { recursive: true });
+	const started = Date.now();
+	log(
+		`[bench] items=${cfg.items} deliveries=${cfg.deliveries} rounds=${cfg.rounds} concurrency=${cfg.concurrency} ` +
+			`webhookConcurrency=${cfg.webhookConcurrency} parts=${[...cfg.only].join(',')}${cfg.profile ? ' profile' : ''}`,
+	);
+	const runtime = await ensureRuntime({ log });
+
+	const sandbox = await startSandboxProcess();
+	log(`[bench] sandbox at ${sandbox.url} (pid ${sandbox.pid})`);
+	let n8n: N8nInstance | undefined;
+	const stopAll = async () => {
+		await n8n?.stop().catch(() => undefined);
+		await sandbox.stop().catch(() => undefined);
+	};
+	let interrupted = false;
+	const onSignal = () => {
+		if (interrupted) return;
+		interrupted = true;
+		log('[bench] interrupted: stopping n8n and the sandbox');
+		void stopAll().then(() => process.exit(130));
+	};
+	process.on('SIGINT', onSignal);
+	process.on('SIGTERM', onSignal);
+
+	const profileDir = path.join(cfg.outDir, 'profile');
+	try {
+		const env: Record<string, string> = {};
+		if (cfg.profile) {
+			fs.rmSync(profileDir, { recursive: true, force: true });
+			fs.mkdirSync(profileDir, { recursive: true });
+			env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
+		}
+		n8n = await startN8n({ port: await freePort(), log, logFile: path.join(cfg.outDir, 'n8n.log'), env });
+
+		const [messaging, timeline, bearerMessaging, bearerTimeline] = await n8n.importCredentials([
+			{ name: 'Bench messaging', type: CREDENTIAL_TYPES.messaging, data: { baseUrl: sandbox.url, apiKey: sandbox.messagingKey } },
+			{ name: 'Bench timeline', type: CREDENTIAL_TYPES.timeline, data: { baseUrl: sandbox.url, accessToken: sandbox.timelineKey } },
+			{ name: 'Bench bearer (messaging)', type: 'httpBearerAuth', data: { token: sandbox.messagingKey } },
+			{ name: 'Bench bearer (timeline)', type: 'httpBearerAuth', data: { token: sandbox.timelineKey } },
+		]);
+
+		// Recipients whose 24-hour window is open (re-opened every round).
+		const recipients = Array.from({ length: cfg.recipients }, (_, i) => `+1415555${String(1000 + i).padStart(4, '0')}`);
+		const openWindows = async () => {
+			for (const r of recipients) await sandbox.client.inbound(r, 'hi');
+		};
+		await openWindows();
+
+		const results: BenchResults = {
+			date: new Date().toISOString(),
+			machine: machine(runtime.n8nVersion ?? N8N_VERSION, runtime.nodeVersion ?? NODE_VERSION),
+			config: {
+				items: cfg.items,
+				deliveries: cfg.deliveries,
+				rounds: cfg.rounds,
+				concurrency: cfg.concurrency,
+				webhookConcurrency: cfg.webhookConcurrency,
+				recipients: cfg.recipients,
+			},
+			sends: {},
+			webhooks: undefined,
+			sandbox: undefined,
+			targets: [],
+			notes: [],
+		};
+
+		// ---- sends: workflows -----------------------------------------------------------
+		type SendPart = {
+			part: 'sends' | 'timeline';
+			op: SendOperation;
+			title: string;
+			apiPath: string;
+			items: object[];
+			key: string;
+			plainBody: (item: any) => object;
+			variants: SendVariant[];
+			runs: Map<string, SendRun[]>;
+		};
+		const sendParts: SendPart[] = [];
+		const addSendPart = async (
+			part: 'sends' | 'timeline',
+			op: SendOperation,
+			title: string,
+			apiPath: string,
+			items: object[],
+			key: string,
+			plainBody: (item: any) => object,
+			credential: StoredCredential,
+			bearer: StoredCredential,
+		) => {
+			const variants: SendVariant[] = [];
+			const add = async (v: Omit<SendVariant, 'workflowId' | 'url'>, wf: ReturnType<typeof packageSendWorkflow>, webhookPath: string) => {
+				const id = await n8n!.importWorkflow(wf);
+				await n8n!.activate(id);
+				variants.push({ ...v, workflowId: id, url: `${n8n!.webhookBaseUrl}/${webhookPath}` });
+			};
+			const p = `bench-${op}`;
+			await add(
+				{ key: 'node', label: 'this node (defaults)', inFlight: `${cfg.concurrency} (node default)`, kind: 'n8n' },
+				packageSendWorkflow(`Bench ${op}: this node`, `${p}-node`, op, credential),
+				`${p}-node`,
+			);
+			await add(
+				{ key: 'http', label: 'HTTP Request node (defaults)', inFlight: 'all items at once (its default)', kind: 'n8n' },
+				httpRequestSendWorkflow(`Bench ${op}: HTTP Request`, `${p}-http`, op, sandbox.url, bearer),
+				`${p}-http`,
+			);
+			await add(
+				{ key: 'nodeAll', label: `this node, Concurrency ${items.length}`, inFlight: 'all items at once (= HTTP Request)', kind: 'n8n' },
+				packageSendWorkflow(`Bench ${op}: this node, all at once`, `${p}-node-all`, op, credential, items.length),
+				`${p}-node-all`,
+			);
+			variants.push({ key: 'plain', label: 'plain client loop (outside n8n)', inFlight: `${cfg.concurrency} (= node default)`, kind: 'plain', plainConcurrency: cfg.concurrency });
+			sendParts.push({ part, op, title, apiPath, items, key, plainBody, variants, runs: new Map(variants.map((v) => [v.key, []])) });
+		};
+		if (cfg.only.has('sends')) {
+			await addSendPart(
+				'sends', 'sendText', 'Message → Send Text (POST /v1/messages)', '/v1/messages',
+				messageItems(cfg.items, recipients), sandbox.messagingKey,
+				(item) => ({ channel: 'chatapp', to: item.to, message_type: 'text', text: item.text }),
+				messaging, bearerMessaging,
+			);
+		}
+		if (cfg.only.has('timeline')) {
+			await addSendPart(
+				'timeline', 'fastForward', 'Time → Fast-Forward 1 minute (POST /v1/fast-forward)', '/v1/fast-forward',
+				Array.from({ length: cfg.items }, (_, i) => ({ i })), sandbox.timelineKey,
+				() => ({ duration: '1m' }),
+				timeline, bearerTimeline,
+			);
+		}
+
+		// ---- webhooks: workflows --------------------------------------------------------
+		const webhookVariants: WebhookVariant[] = [];
+		const webhookRuns = new Map<string, WebhookRun[]>();
+		if (cfg.only.has('webhooks')) {
+			const addTrigger = async (key: string, label: string, dedupe: boolean) => {
+				const wf = triggerWorkflow(`Bench webhooks: ${label}`, dedupe);
+				const id = await n8n!.importWorkflow(wf);
+				await n8n!.activate(id);
+				webhookVariants.push({ key, label, workflowId: id, url: `${n8n!.webhookBaseUrl}/${wf.nodes[0].webhookId}/chat-app` });
+			};
+			await addTrigger('trigger', 'this trigger (defaults: Ignore Repeated Deliveries on)', true);
+			const wf = webhookNodeWorkflow('Bench webhooks: Webhook node', 'bench-webhook-node');
+			const id = await n8n.importWorkflow(wf);
+			await n8n.activate(id);
+			webhookVariants.push({ key: 'webhook', label: "n8n's Webhook node (Respond: Immediately)", workflowId: id, url: `${n8n.webhookBaseUrl}/bench-webhook-node` });
+			await addTrigger('triggerNoDedupe', 'this trigger, Ignore Repeated Deliveries off', false);
+			for (const v of webhookVariants) webhookRuns.set(v.key, []);
+		}
+
+		// ---- warm-up: every path once (JIT, first-call 404 after activation, connections) ----
+		log('[bench] warm-up');
+		await sleep(1000);
+		for (const part of sendParts) {
+			const few = part.items.slice(0, Math.min(50, part.items.length));
+			for (const v of part.variants) {
+				for (let attempt = 0; ; attempt++) {
+					try {
+						if (v.kind === 'n8n') await runN8nSend(n8n, sandbox, v, few, part.apiPath, 0);
+						else await runPlainSend(sandbox, v.plainConcurrency!, few, part.apiPath, part.key, part.plainBody, 0);
+						break;
+					} catch (err) {
+						if (attempt >= 5) throw err;
+						await sleep(1000);
+					}
+				}
+			}
+		}
+		for (const v of webhookVariants) {
+			for (let attempt = 0; ; attempt++) {
+				const r = await runWebhook(n8n, v, 50, cfg.webhookConcurrency, 0, `warm${attempt}`);
+				if (r.nothingLost) break;
+				if (attempt >= 5) throw new Error(`${v.label}: warm-up deliveries failed: ${JSON.stringify(r.statuses)}`);
+				await sleep(1000);
+			}
+		}
+
+		// ---- rounds ---------------------------------------------------------------------
+		const sandboxRuns: Record<string, LoadResult[]> = {};
+		for (let round = 1; round <= cfg.rounds; round++) {
+			log(`[bench] round ${round}/${cfg.rounds}`);
+			await openWindows();
+			for (const part of sendParts) {
+				for (const v of rotate(part.variants, round - 1)) {
+					const run =
+						v.kind === 'n8n'
+							? await runN8nSend(n8n, sandbox, v, part.items, part.apiPath, round)
+							: await runPlainSend(sandbox, v.plainConcurrency!, part.items, part.apiPath, part.key, part.plainBody, round);
+					part.runs.get(v.key)!.push(run);
+					log(
+						`[bench]   ${part.op} ${v.label}: ${run.itemsPerSecond.toFixed(0)} items/s (${run.ms.toFixed(0)} ms)` +
+							(run.memory ? `, n8n peak ${run.memory.totalMb} MB` : '') +
+							(run.valid ? '' : `  INVALID: ${run.problem}`),
+					);
+				}
+			}
+			if (cfg.only.has('sandbox')) {
+				// The sandbox alone, at the concurrencies used above (plain loop, no n8n involved).
+				const items = messageItems(cfg.items, recipients);
+				for (const c of [...new Set([cfg.concurrency, cfg.webhookConcurrency, 50])]) {
+					const r = await runPlainSend(sandbox, c, items, '/v1/messages', sandbox.messagingKey, (item) => ({ channel: 'chatapp', to: item.to, message_type: 'text', text: item.text }), round);
+					(sandboxRuns[`messages@${c}`] ??= []).push(r.load);
+					log(`[bench]   sandbox alone POST /v1/messages @${c}: ${r.itemsPerSecond.toFixed(0)} req/s`);
+				}
+				const ff = await runPlainSend(sandbox, cfg.concurrency, Array.from({ length: cfg.items }, () => ({})), '/v1/fast-forward', sandbox.timelineKey, () => ({ duration: '1m' }), round);
+				(sandboxRuns[`fast-forward@${cfg.concurrency}`] ??= []).push(ff.load);
+				log(`[bench]   sandbox alone POST /v1/fast-forward @${cfg.concurrency}: ${ff.itemsPerSecond.toFixed(0)} req/s`);
+			}
+			for (const v of rotate(webhookVariants, round - 1)) {
+				const r = await runWebhook(n8n, v, cfg.deliveries, cfg.webhookConcurrency, round, `r${round}_${started}`);
+				webhookRuns.get(v.key)!.push(r);
+				log(
+					`[bench]   webhooks ${v.label}: ${r.acceptedPerSecond.toFixed(0)} accepted/s, p50 ${r.p50Ms.toFixed(1)} ms, ` +
+						`p99 ${r.p99Ms.toFixed(1)} ms, ${r.executions.success}/${cfg.deliveries} executions succeeded, ` +
+						`processed ${r.processedPerSecond.toFixed(0)}/s, n8n peak ${r.memory.totalMb} MB${r.nothingLost ? '' : '  LOST/FAILED'}`,
+				);
+			}
+		}
+
+		// ---- aggregate ------------------------------------------------------------------
+		for (const part of sendParts) {
+			const rows: Row[] = part.variants.map((v) => {
+				const runs = part.runs.get(v.key)!;
+				const mem = runs.map((r) => r.memory).filter(Boolean) as MemoryPeak[];
+				return {
+					key: v.key,
+					label: v.label,
+					inFlight: v.inFlight,
+					itemsPerSecond: median(runs.map((r) => r.itemsPerSecond)),
+					min: Math.min(...runs.map((r) => r.itemsPerSecond)),
+					max: Math.max(...runs.map((r) => r.itemsPerSecond)),
+					ms: median(runs.map((r) => r.ms)),
+					executionMs: v.kind === 'n8n' ? median(runs.map((r) => r.executionMs ?? NaN)) : undefined,
+					peakMemoryMb: mem.length ? Math.max(...mem.map((m) => m.totalMb)) : undefined,
+					peakMainMb: mem.length ? Math.max(...mem.map((m) => m.mainMb)) : undefined,
+					allValid: runs.every((r) => r.valid),
+					problems: runs.filter((r) => !r.valid).map((r) => `round ${r.round}: ${r.problem}`),
+					runs,
+				};
+			});
+			const by = (k: string) => rows.find((r) => r.key === k)!.itemsPerSecond;
+			results.sends[part.op] = {
+				title: part.title,
+				items: part.items.length,
+				rows,
+				ratios: {
+					nodeOverHttp: by('node') / by('http'),
+					nodeAllOverHttp: by('nodeAll') / by('http'),
+					nodeOverPlain: by('node') / by('plain'),
+				},
+			};
+		}
+		if (cfg.only.has('sandbox')) {
+			results.sandbox = Object.fromEntries(
+				Object.entries(sandboxRuns).map(([k, runs]) => [
+					k,
+					{
+						requestsPerSecond: median(runs.map((r) => r.perSecond)),
+						p50Ms: median(runs.map((r) => r.latencyMs.p50)),
+						p99Ms: median(runs.map((r) => r.latencyMs.p99)),
+						allOk: runs.every((r) => r.ok === r.count),
+					},
+				]),
+			);
+		}
+		if (webhookVariants.length) {
+			const rows = webhookVariants.map((v) => {
+				const runs = webhookRuns.get(v.key)!;
+				return {
+					key: v.key,
+					label: v.label,
+					acceptedPerSecond: median(runs.map((r) => r.acceptedPerSecond)),
+					min: Math.min(...runs.map((r) => r.acceptedPerSecond)),
+					max: Math.max(...runs.map((r) => r.acceptedPerSecond)),
+					p50Ms: median(runs.map((r) => r.p50Ms)),
+					p99Ms: median(runs.map((r) => r.p99Ms)),
+					processedPerSecond: median(runs.map((r) => r.processedPerSecond)),
+					executionsSucceeded: runs.map((r) => r.executions.success),
+					nothingLost: runs.every((r) => r.nothingLost),
+					peakMemoryMb: Math.max(...runs.map((r) => r.memory.totalMb)),
+					peakMainMb: Math.max(...runs.map((r) => r.memory.mainMb)),
+					runs,
+				};
+			});
+			const by = (k: string) => rows.find((r) => r.key === k)!;
+			results.webhooks = {
+				deliveries: cfg.deliveries,
+				concurrency: cfg.webhookConcurrency,
+				rows,
+				ratios: {
+					triggerOverWebhook: by('trigger').acceptedPerSecond / by('webhook').acceptedPerSecond,
+					triggerNoDedupeOverWebhook: by('triggerNoDedupe').acceptedPerSecond / by('webhook').acceptedPerSecond,
+				},
+			};
+		}
+
+		// ---- targets --------------------------------------------------------------------
+		for (const op of Object.keys(results.sends)) {
+			const s = results.sends[op];
+			const valid = s.rows.every((r) => r.allValid);
+			results.targets.push(
+				{ name: `${op}: this node / HTTP Request >= 1.0`, value: s.ratios.nodeOverHttp, met: valid && s.ratios.nodeOverHttp >= 1.0 },
+				{ name: `${op}: this node / plain loop >= 0.8`, value: s.ratios.nodeOverPlain, met: valid && s.ratios.nodeOverPlain >= 0.8 },
+			);
+		}
+		if (results.webhooks) {
+			const w = results.webhooks;
+			const lost = w.rows.every((r) => r.nothingLost);
+			results.targets.push(
+				{ name: 'webhooks: this trigger / Webhook node >= 1.0', value: w.ratios.triggerOverWebhook, met: w.ratios.triggerOverWebhook >= 1.0 },
+				{ name: 'webhooks: nothing lost (every delivery accepted, one successful execution each)', value: lost ? 1 : 0, met: lost },
+			);
+		}
+		results.durationSeconds = Math.round((Date.now() - started) / 1000);
+
+		fs.writeFileSync(path.join(cfg.outDir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+		fs.writeFileSync(path.join(cfg.outDir, 'results.md'), renderMarkdown(results));
+		console.log(renderTable(results));
+		log(`[bench] wrote ${path.relative(process.cwd(), path.join(cfg.outDir, 'results.json'))} and results.md in ${results.durationSeconds} s`);
+	} finally {
+		process.off('SIGINT', onSignal);
+		process.off('SIGTERM', onSignal);
+		await stopAll();
+	}
+	if (cfg.profile) {
+		const { summariseProfiles } = await import('./profile');
+		const summary = summariseProfiles(profileDir);
+		fs.writeFileSync(path.join(cfg.outDir, 'profile.md'), summary);
+		console.log(summary);
+	}
+}
+
+main().catch((err) => {
+	console.error(err instanceof Error ? err.stack ?? err.message : err);
+	process.exit(1);
+});
