@@ -197,3 +197,16 @@ describe('429: retried after Retry-After, bounded by Request Options', () => {
 		expect(await requestsOf(op)).toHaveLength(1);
 	});
 });
+
+describe('a service that cannot be reached', () => {
+	it('names the operation and the reason in words (n8n would otherwise replace a message naming ECONNREFUSED)', async () => {
+		const credentials = ctx.credentials.map((credential) => ({
+			...credential,
+			data: { ...credential.data, baseUrl: 'http://127.0.0.1:9' },
+		}));
+		const result = await ctx.run(operation('Timeline → Get Many'), {}, [{}], { credentials });
+		expect(result.error?.message).toBe(
+			'Timeline → Get Many failed: the service could not be reached (the connection was refused): check the Base URL of the credential',
+		);
+	});
+});

@@ -67,22 +67,34 @@ export function isDotSegment(segment: string): boolean {
 
 // One credential read per execution and service, not one per item: the credential cannot
 // change between items, and decrypting it is a noticeable part of each request's cost.
-const baseUrlCache = new WeakMap<ApiContext, Map<Service, Promise<string>>>();
+interface CredentialInfo {
+	baseUrl: string;
+	/** The credential's secret values, kept only to blank them out of error messages. */
+	secrets: string[];
+}
 
-async function getBaseUrl(context: ApiContext, service: Service): Promise<string> {
-	let perService = baseUrlCache.get(context);
+const credentialCache = new WeakMap<ApiContext, Map<Service, Promise<CredentialInfo>>>();
+
+async function getCredentialInfo(context: ApiContext, service: Service): Promise<CredentialInfo> {
+	let perService = credentialCache.get(context);
 	if (!perService) {
 		perService = new Map();
-		baseUrlCache.set(context, perService);
+		credentialCache.set(context, perService);
 	}
-	let baseUrl = perService.get(service);
-	if (!baseUrl) {
-		baseUrl = context
-			.getCredentials<{ baseUrl: string }>(CREDENTIAL_TYPES[service])
-			.then(({ baseUrl: raw }) => normalizeBaseUrl(raw));
-		perService.set(service, baseUrl);
+	let info = perService.get(service);
+	if (!info) {
+		info = context.getCredentials(CREDENTIAL_TYPES[service]).then(({ baseUrl, ...rest }) => ({
+			baseUrl: normalizeBaseUrl(String(baseUrl ?? '')),
+			secrets: Object.values(rest).filter((value): value is string => typeof value === 'string' && value.length >= 4),
+		}));
+		perService.set(service, info);
 	}
-	return await baseUrl;
+	return await info;
+}
+
+/** A service that echoes the key back (without "Bearer") must not put it into an error. */
+function redactSecrets(text: string, secrets: string[]): string {
+	return secrets.reduce((result, secret) => result.split(secret).join('****'), text);
 }
 
 function readSettings(context: ApiContext, itemIndex: number): RequestSettings {
@@ -186,16 +198,31 @@ function networkMessage(code: string | undefined): string {
 	if (code === 'ECONNRESET' || code === 'EPIPE') {
 		return 'the connection was closed before an answer arrived (the request may or may not have been acted on)';
 	}
-	if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-		return `the service could not be reached (${code}): check the Base URL of the credential`;
+	// In words, never the code itself: NodeApiError replaces any message that names a Node.js
+	// error code (ECONNREFUSED, ...) with a generic text, losing the operation and the item.
+	const unreachable: Record<string, string> = {
+		ECONNREFUSED: 'the connection was refused',
+		ENOTFOUND: 'the host name is unknown',
+		EAI_AGAIN: 'the host name could not be looked up',
+		EHOSTUNREACH: 'the host is unreachable',
+		EADDRNOTAVAIL: 'the address is not available',
+	};
+	if (code !== undefined && unreachable[code]) {
+		return `the service could not be reached (${unreachable[code]}): check the Base URL of the credential`;
 	}
 	if (code === 'INVALID_JSON') return 'the service answered with a body that is not valid JSON';
-	return code ? `the request failed (${code})` : 'the request failed';
+	return code && /^[A-Z_]+$/.test(code) && !/^E[A-Z]+$/.test(code) ? `the request failed (${code})` : 'the request failed before an answer arrived';
 }
 
 /** `note` ends the message (what the node did about it), `extra` goes into the description. */
-function apiError(context: ApiContext, call: CallContext, failure: Failure, extra = '', note = ''): NodeApiError {
-	const serviceMessage = serviceMessageOf(failure.body);
+function apiError(
+	context: ApiContext,
+	call: CallContext,
+	failure: Failure,
+	{ extra = '', note = '', secrets = [] }: { extra?: string; note?: string; secrets?: string[] } = {},
+): NodeApiError {
+	const said = serviceMessageOf(failure.body);
+	const serviceMessage = said === undefined ? undefined : redactSecrets(said, secrets);
 	const what =
 		failure.status !== undefined
 			? `the service answered HTTP ${failure.status}${serviceMessage ? `: ${serviceMessage}` : ''}`
@@ -233,7 +260,7 @@ function parseAnswer(context: ApiContext, call: CallContext, answer: unknown): I
 				context,
 				call,
 				{ status: undefined, headers: {}, code: 'INVALID_JSON' },
-				'The service answered with a body that is not valid JSON; nothing was parsed from it.',
+				{ extra: 'The service answered with a body that is not valid JSON; nothing was parsed from it.' },
 			);
 		}
 	}
@@ -261,9 +288,10 @@ export async function apiRequest(
 		);
 	}
 	const settings = readSettings(this, callContext.itemIndex);
+	const { baseUrl, secrets } = await getCredentialInfo(this, service);
 	const options: IHttpRequestOptions = {
 		method: call.method,
-		url: `${await getBaseUrl(this, service)}${call.path}`,
+		url: `${baseUrl}${call.path}`,
 		json: true,
 		timeout: settings.timeout,
 	};
@@ -288,10 +316,11 @@ export async function apiRequest(
 					continue;
 				}
 				const tooLong = `not retried: ${asked === undefined ? 'the next retry would wait' : 'the service asked to wait'} ${wait} s, longer than "Max Retry Wait" (${settings.maxRetryWait} s)`;
-				throw apiError(this, callContext, failure, 'Raise "Max Retry Wait" in Request Options to wait that long, or run the workflow later.', tooLong);
+				const extra = 'Raise "Max Retry Wait" in Request Options to wait that long, or run the workflow later.';
+				throw apiError(this, callContext, failure, { extra, note: tooLong, secrets });
 			}
 			const gaveUp = failure.status === 429 ? `gave up after ${attempt} ${attempt === 1 ? 'retry' : 'retries'} ("Max Retries on Rate Limit" is ${settings.maxRetries})` : '';
-			throw apiError(this, callContext, failure, '', gaveUp);
+			throw apiError(this, callContext, failure, { note: gaveUp, secrets });
 		}
 		return parseAnswer(this, callContext, answer);
 	}
