@@ -2,6 +2,7 @@ import {
 	NodeApiError,
 	NodeOperationError,
 	sleep,
+	type ICredentialsDecrypted,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHttpRequestMethods,
@@ -71,6 +72,11 @@ interface CredentialInfo {
 	baseUrl: string;
 	/** The credential's secret values, kept only to blank them out of error messages. */
 	secrets: string[];
+	/**
+	 * Handed to httpRequestWithAuthentication, which otherwise loads and decrypts the
+	 * credential again for every request (a database read and an AES decryption per item).
+	 */
+	decrypted: ICredentialsDecrypted;
 }
 
 const credentialCache = new WeakMap<ApiContext, Map<Service, Promise<CredentialInfo>>>();
@@ -83,10 +89,16 @@ async function getCredentialInfo(context: ApiContext, service: Service): Promise
 	}
 	let info = perService.get(service);
 	if (!info) {
-		info = context.getCredentials(CREDENTIAL_TYPES[service]).then(({ baseUrl, ...rest }) => ({
-			baseUrl: normalizeBaseUrl(String(baseUrl ?? '')),
-			secrets: Object.values(rest).filter((value): value is string => typeof value === 'string' && value.length >= 4),
-		}));
+		const type = CREDENTIAL_TYPES[service];
+		info = context.getCredentials(type).then((data) => {
+			const { baseUrl, ...rest } = data;
+			const ref = context.getNode().credentials?.[type];
+			return {
+				baseUrl: normalizeBaseUrl(String(baseUrl ?? '')),
+				secrets: Object.values(rest).filter((value): value is string => typeof value === 'string' && value.length >= 4),
+				decrypted: { id: ref?.id ?? '', name: ref?.name ?? type, type, data },
+			};
+		});
 		perService.set(service, info);
 	}
 	return await info;
@@ -288,7 +300,7 @@ export async function apiRequest(
 		);
 	}
 	const settings = readSettings(this, callContext.itemIndex);
-	const { baseUrl, secrets } = await getCredentialInfo(this, service);
+	const { baseUrl, secrets, decrypted } = await getCredentialInfo(this, service);
 	const options: IHttpRequestOptions = {
 		method: call.method,
 		url: `${baseUrl}${call.path}`,
@@ -305,6 +317,7 @@ export async function apiRequest(
 				this,
 				CREDENTIAL_TYPES[service],
 				options,
+				{ credentialsDecrypted: decrypted },
 			);
 		} catch (error) {
 			const failure = describeFailure(error);
