@@ -11,7 +11,7 @@
  * same time serialise on a lock file. Needs only the npm registry (see
  * ../shared/notes/real-n8n.md for the measured facts behind each step).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -133,12 +133,26 @@ function run(
 	const out = fs.openSync(opts.logFile, 'a');
 	fs.writeSync(out, `\n=== ${new Date().toISOString()} ${step}: ${cmd} ${args.join(' ')}\n`);
 	return new Promise((resolve, reject) => {
-		const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', out, out] });
+		// Own process group, recorded in the install lock: if this process dies, the next run
+		// stops the orphaned npm before it touches the same folder.
+		const child = spawn(cmd, args, {
+			cwd: opts.cwd,
+			env: opts.env,
+			stdio: ['ignore', out, out],
+			detached: true,
+		});
+		if (child.pid) recordChild(child.pid);
 		const timer = setInterval(() => {
 			const extra = opts.progress ? `, ${opts.progress()}` : '';
 			opts.log(`[n8n-runtime] ${step}: still running (${fmt(Date.now() - started)}${extra})`);
 		}, 15000);
-		const onSignal = () => child.kill('SIGTERM');
+		const onSignal = () => {
+			try {
+				process.kill(-child.pid!, 'SIGTERM');
+			} catch {
+				// gone
+			}
+		};
 		process.once('SIGINT', onSignal);
 		process.once('SIGTERM', onSignal);
 		child.on('error', (err) => {
@@ -149,6 +163,7 @@ function run(
 			clearInterval(timer);
 			process.removeListener('SIGINT', onSignal);
 			process.removeListener('SIGTERM', onSignal);
+			recordChild(undefined);
 			fs.closeSync(out);
 			if (code === 0) {
 				opts.log(`[n8n-runtime] ${step}: done in ${fmt(Date.now() - started)}`);
@@ -170,12 +185,65 @@ function npmCommand(): string {
 	return 'npm';
 }
 
-function pidAlive(pid: number): boolean {
+/** Whether a process (or, with `group`, any process of that group) is alive and not a zombie. */
+function pidAlive(id: number, group = false): boolean {
 	try {
-		process.kill(pid, 0);
-		return true;
+		process.kill(group ? -id : id, 0);
 	} catch (err) {
-		return (err as NodeJS.ErrnoException).code === 'EPERM';
+		if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+	}
+	// kill(0) also succeeds for zombies (an orphan's parent may never reap it): ask /proc.
+	try {
+		for (const e of fs.readdirSync('/proc')) {
+			if (!/^\d+$/.test(e)) continue;
+			let stat: string;
+			try {
+				stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+			} catch {
+				continue;
+			}
+			const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			const matches = group ? Number(f[2]) === id : Number(e) === id;
+			if (matches && f[0] !== 'Z') return true;
+		}
+		return false;
+	} catch {
+		return true; // no /proc: trust kill(0)
+	}
+}
+
+interface LockContent {
+	pid: number;
+	/** Process group of the npm command running for the lock holder. */
+	child?: number;
+}
+
+function readLock(): LockContent | undefined {
+	try {
+		const text = fs.readFileSync(LOCK, 'utf8').trim();
+		return text.startsWith('{') ? JSON.parse(text) : { pid: Number(text) };
+	} catch {
+		return undefined;
+	}
+}
+
+function recordChild(child: number | undefined): void {
+	const lock = readLock();
+	if (lock?.pid === process.pid) fs.writeFileSync(LOCK, JSON.stringify({ pid: process.pid, child }));
+}
+
+function stopOrphan(pgid: number, log: Log): void {
+	if (!pidAlive(pgid, true)) return;
+	log(`[n8n-runtime] stopping an npm left running by an interrupted install (process group ${pgid})`);
+	for (const [sig, waitMs] of [['SIGTERM', 10000], ['SIGKILL', 5000]] as const) {
+		try {
+			process.kill(-pgid, sig);
+		} catch {
+			return;
+		}
+		const deadline = Date.now() + waitMs;
+		while (pidAlive(pgid, true) && Date.now() < deadline) spawnSync('sleep', ['0.2']);
+		if (!pidAlive(pgid, true)) return;
 	}
 }
 
@@ -184,19 +252,20 @@ async function acquireLock(log: Log): Promise<() => void> {
 	let waitingSince = 0;
 	for (;;) {
 		try {
-			fs.writeFileSync(LOCK, String(process.pid), { flag: 'wx' });
+			fs.writeFileSync(LOCK, JSON.stringify({ pid: process.pid }), { flag: 'wx' });
 			return () => fs.rmSync(LOCK, { force: true });
 		} catch (err) {
 			if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-			const holder = Number(fs.readFileSync(LOCK, 'utf8').trim());
-			if (!holder || !pidAlive(holder)) {
-				log(`[n8n-runtime] removing stale install lock (pid ${holder || '?'} is gone)`);
+			const holder = readLock();
+			if (!holder?.pid || !pidAlive(holder.pid)) {
+				log(`[n8n-runtime] an earlier install (pid ${holder?.pid ?? '?'}) was interrupted; recovering`);
+				if (holder?.child) stopOrphan(holder.child, log);
 				fs.rmSync(LOCK, { force: true });
 				continue;
 			}
 			if (!waitingSince) {
 				waitingSince = Date.now();
-				log(`[n8n-runtime] another install (pid ${holder}) is running; waiting for it`);
+				log(`[n8n-runtime] another install (pid ${holder.pid}) is running; waiting for it`);
 			}
 			await new Promise((r) => setTimeout(r, 2000));
 		}
