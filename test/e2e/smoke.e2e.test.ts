@@ -17,7 +17,7 @@ describe('the package in a real n8n', () => {
 		expect(names).toContain(NODE_TYPES.trigger);
 	});
 
-	test('the editor is served both credential types', async () => {
+	test('the editor is served every credential type of the package', async () => {
 		const res = await fetch(`${n8n.url}/types/credentials.json`, {
 			headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId },
 		});
@@ -26,6 +26,8 @@ describe('the package in a real n8n', () => {
 		const names = types.map((t) => t.name);
 		expect(names).toContain(CREDENTIAL_TYPES.timeline);
 		expect(names).toContain(CREDENTIAL_TYPES.messaging);
+		expect(names).toContain(CREDENTIAL_TYPES.webhookHeader);
+		expect(names).toContain(CREDENTIAL_TYPES.webhookBasic);
 	});
 
 	test('the imported credentials are stored with the package types', async () => {

@@ -7,7 +7,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import {
-	CREDENTIAL_TYPES,
 	connectN8n,
 	freePort,
 	startN8n,
@@ -17,17 +16,21 @@ import {
 	type StoredCredential,
 } from './instance';
 import { ARTIFACTS_DIR, ensureRuntime } from './runtime';
+import { SANDBOX_WEBHOOK_AUTH, byRole, sandboxCredentials } from './sandboxCredentials';
 
 export const E2E_ENV_FILE = path.join(ARTIFACTS_DIR, 'e2e', 'env.json');
 
-export const E2E_CREDENTIAL_NAMES = {
-	timeline: 'Timeline Navigation (sandbox)',
-	messaging: 'Chat-App Messaging (sandbox)',
-} as const;
-
 export interface E2eEnv {
 	n8n: N8nConnectionInfo;
-	credentials: { timeline: StoredCredential; messaging: StoredCredential };
+	/** Imported credentials pointing at the sandbox (see sandboxCredentials.ts). */
+	credentials: {
+		timeline: StoredCredential;
+		messaging: StoredCredential;
+		webhookHeader: StoredCredential;
+		webhookBasic: StoredCredential;
+	};
+	/** What the webhook credentials hold (the sandbox must send it). */
+	webhookAuth: typeof SANDBOX_WEBHOOK_AUTH;
 	sandbox: { url: string; port: number; timelineKey: string; messagingKey: string };
 	startedAt: string;
 	timings: { runtimeMs: number; n8nStartMs: number };
@@ -69,22 +72,12 @@ export async function setupE2e(): Promise<E2eEnv> {
 		state.n8n = n8n;
 		const n8nStartMs = Date.now() - t1;
 
-		const [timeline, messaging] = await n8n.importCredentials([
-			{
-				name: E2E_CREDENTIAL_NAMES.timeline,
-				type: CREDENTIAL_TYPES.timeline,
-				data: { baseUrl: sandbox.url, accessToken: sandbox.timelineKey },
-			},
-			{
-				name: E2E_CREDENTIAL_NAMES.messaging,
-				type: CREDENTIAL_TYPES.messaging,
-				data: { baseUrl: sandbox.url, apiKey: sandbox.messagingKey },
-			},
-		]);
+		const credentials = byRole(await n8n.importCredentials(sandboxCredentials(sandbox)));
 
 		const env: E2eEnv = {
 			n8n: n8n.info(),
-			credentials: { timeline, messaging },
+			credentials,
+			webhookAuth: SANDBOX_WEBHOOK_AUTH,
 			sandbox: {
 				url: sandbox.url,
 				port: sandbox.port,

@@ -38,6 +38,8 @@ export const NODE_TYPES = {
 export const CREDENTIAL_TYPES = {
 	timeline: 'timelineNavigationApi',
 	messaging: 'chatAppMessagingApi',
+	webhookHeader: 'chatAppWebhookHeaderAuthApi',
+	webhookBasic: 'chatAppWebhookBasicAuthApi',
 } as const;
 
 /** Fixed so that a persistent user folder stays readable across starts. Test-only. */
@@ -298,7 +300,16 @@ export function installPackage(tarball: string, userFolder: string): string {
 		encoding: 'utf8',
 	});
 	if (res.status !== 0) throw new Error(`extracting ${tarball} failed: ${res.stderr}`);
-	const version = JSON.parse(fs.readFileSync(path.join(target, 'package.json'), 'utf8')).version;
+	const manifest = JSON.parse(fs.readFileSync(path.join(target, 'package.json'), 'utf8'));
+	const version = manifest.version;
+	const listed: string[] = [...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])];
+	const missing = listed.filter((f) => !fs.existsSync(path.join(target, f)));
+	if (missing.length) {
+		throw new Error(
+			`the packed package lacks files its package.json lists (dist built incompletely, or a ` +
+				`concurrent \`npm run build\` emptied it): ${missing.join(', ')}. Run \`npm run build\` and retry.`,
+		);
+	}
 	const nodesPkg = path.join(nodesDir, 'package.json');
 	const pkg = fs.existsSync(nodesPkg)
 		? JSON.parse(fs.readFileSync(nodesPkg, 'utf8'))
@@ -521,7 +532,6 @@ export function n8nEnv(o: {
 		N8N_PORT: String(o.port),
 		N8N_PROTOCOL: 'http',
 		N8N_EDITOR_BASE_URL: `${url}/`,
-		WEBHOOK_URL: `${url}/`,
 		N8N_WEBHOOK_URL: `${url}/`,
 		N8N_SECURE_COOKIE: 'false',
 		N8N_DIAGNOSTICS_ENABLED: 'false',

@@ -14,7 +14,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import {
-	CREDENTIAL_TYPES,
 	NODE_TYPES,
 	portIsFree,
 	startN8n,
@@ -24,12 +23,8 @@ import {
 	type WorkflowJson,
 } from './instance';
 import { PROJECT_ROOT, RUNTIME_DIR, ensureRuntime } from './runtime';
+import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials, webhookHeadersFor } from './sandboxCredentials';
 import { webhookUrlsOf } from './webhooks';
-
-export const CREDENTIAL_NAMES = {
-	timeline: 'Timeline Navigation (sandbox)',
-	messaging: 'Chat-App Messaging (sandbox)',
-} as const;
 
 const N8N_PORT = Number(process.env.N8N_PORT_START ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 4010);
@@ -110,24 +105,14 @@ async function main() {
 		});
 
 		// 3. Credentials pointing at the sandbox (updated in place on restart).
-		const creds: StoredCredential[] = await n8n.importCredentials([
-			{
-				name: CREDENTIAL_NAMES.timeline,
-				type: CREDENTIAL_TYPES.timeline,
-				data: { baseUrl: sandbox.url, accessToken: sandbox.timelineKey },
-			},
-			{
-				name: CREDENTIAL_NAMES.messaging,
-				type: CREDENTIAL_TYPES.messaging,
-				data: { baseUrl: sandbox.url, apiKey: sandbox.messagingKey },
-			},
-		]);
+		const creds: StoredCredential[] = await n8n.importCredentials(sandboxCredentials(sandbox));
 		log(`[start] credentials: ${creds.map((c) => `"${c.name}" (${c.id})`).join(', ')}`);
 
 		// 4. Example workflows; the trigger workflow is activated and receives the sandbox's webhooks.
 		const examples = readExamples();
 		if (examples.length === 0) log('[start] examples/ holds no workflow yet: nothing to import');
 		let webhookTarget: string | undefined;
+		let webhookHeaders: Record<string, string> = {};
 		for (const { file, json } of examples) {
 			const id = await n8n.importWorkflow(wireCredentials(json, creds));
 			let note = '';
@@ -136,6 +121,7 @@ async function main() {
 					await n8n.activate(id);
 					const urls = await webhookUrlsOf(n8n, id);
 					webhookTarget = urls.find((u) => u.nodeType === NODE_TYPES.trigger)?.url;
+					webhookHeaders = webhookHeadersFor(json);
 					note = webhookTarget ? `, active, webhook ${webhookTarget}` : ', active';
 				} catch (err) {
 					note = `, could not activate: ${(err as Error).message.split('\n')[0]}`;
@@ -144,8 +130,9 @@ async function main() {
 			log(`[start] workflow "${json.name}" from examples/${file}: ${n8n.url}/workflow/${id}${note}`);
 		}
 		if (webhookTarget) {
-			await sandbox.client.setWebhook(webhookTarget);
-			log(`[start] the sandbox sends its webhooks to ${webhookTarget}`);
+			await sandbox.client.setWebhook(webhookTarget, webhookHeaders);
+			const h = Object.keys(webhookHeaders);
+			log(`[start] the sandbox sends its webhooks to ${webhookTarget}${h.length ? ` with ${h.join(', ')}` : ''}`);
 		}
 
 		const inboundCurl =
@@ -160,7 +147,7 @@ async function main() {
 			` n8n editor:   ${n8n.url}/`,
 			` login:        ${n8n.owner.email}  /  ${n8n.owner.password}`,
 			` sandbox:      ${sandbox.url}   (timeline key ${sandbox.timelineKey}, messaging key ${sandbox.messagingKey})`,
-			` credentials:  "${CREDENTIAL_NAMES.timeline}", "${CREDENTIAL_NAMES.messaging}"`,
+			` credentials:  ${Object.values(SANDBOX_CREDENTIAL_NAMES).map((n) => `"${n}"`).join(', ')}`,
 			` node types:   ${NODE_TYPES.action}, ${NODE_TYPES.trigger}`,
 			` public API:   ${n8n.url}/api/v1  (X-N8N-API-KEY: ${n8n.apiKey})`,
 			` n8n log:      ${path.relative(PROJECT_ROOT, n8n.logFile)}`,

@@ -38,12 +38,20 @@ export function webhookRows(n8n: Pick<N8nClient, 'userFolder' | 'env'>): Webhook
 	return JSON.parse(res.stdout).map((r: any) => ({ ...r, workflowId: String(r.workflowId) }));
 }
 
-/** The production webhook URLs of one workflow (empty until it is active). */
-export async function webhookUrlsOf(n8n: N8nClient, workflowId: string): Promise<WebhookUrl[]> {
+/**
+ * The production webhook URLs of one workflow. n8n registers them when the workflow is
+ * activated (and re-registers them after an update), so this waits up to `waitMs` for them.
+ */
+export async function webhookUrlsOf(n8n: N8nClient, workflowId: string, waitMs = 5000): Promise<WebhookUrl[]> {
 	const wf = (await n8n.api('GET', `/workflows/${workflowId}`)).body;
 	const typeOf = new Map<string, string>((wf.nodes ?? []).map((n: any) => [n.name, n.type]));
-	return webhookRows(n8n)
-		.filter((r) => r.workflowId === String(workflowId))
+	const deadline = Date.now() + waitMs;
+	let rows = webhookRows(n8n).filter((r) => r.workflowId === String(workflowId));
+	while (rows.length === 0 && Date.now() < deadline) {
+		await new Promise((r) => setTimeout(r, 200));
+		rows = webhookRows(n8n).filter((r) => r.workflowId === String(workflowId));
+	}
+	return rows
 		.map((r) => ({
 			...r,
 			nodeType: typeOf.get(r.node),
