@@ -100,7 +100,7 @@ describe('payload parsing, over HTTP through the hosted trigger', () => {
 		hosted = await hostTrigger({ parameters: { ignoreRepeatedDeliveries: false } });
 	});
 	afterAll(async () => {
-		await hosted.close();
+		await hosted?.close();
 		console.log(`property-trigger: ${calls} generated deliveries, ${starts} valid ones started, 0 invalid ones started, 0 crashes`);
 	});
 
