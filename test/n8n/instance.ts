@@ -361,6 +361,10 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 	if (!(await portIsFree(port))) {
 		throw new Error(`port ${port} on 127.0.0.1 is busy (another n8n or npm start running?)`);
 	}
+	// Pack first: if that fails (no dist), nothing has been created yet.
+	const tarball = opts.withoutPackage
+		? undefined
+		: (opts.packageTarball ?? packPackage(path.join(ARTIFACTS_DIR, 'pack')));
 	const tempFolder = !opts.userFolder;
 	const userFolder = opts.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
 	fs.mkdirSync(userFolder, { recursive: true });
@@ -368,10 +372,14 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 	const owner = { ...(opts.owner ?? DEFAULT_OWNER) };
 	const url = `http://127.0.0.1:${port}`;
 
-	if (!opts.withoutPackage) {
-		const tarball = opts.packageTarball ?? packPackage(path.join(ARTIFACTS_DIR, 'pack'));
-		const dir = installPackage(tarball, userFolder);
-		log(`[n8n] installed ${path.basename(tarball)} as a community package at ${dir}`);
+	if (tarball) {
+		try {
+			const dir = installPackage(tarball, userFolder);
+			log(`[n8n] installed ${path.basename(tarball)} as a community package at ${dir}`);
+		} catch (err) {
+			if (tempFolder) fs.rmSync(userFolder, { recursive: true, force: true });
+			throw err;
+		}
 	}
 
 	const env = n8nEnv({
