@@ -150,3 +150,25 @@ describe('constant-time comparison', () => {
 		expect(slowest / fastest).toBeLessThan(3);
 	});
 });
+
+describe('oversized deliveries', () => {
+	it('a body over 1 MiB from an authenticated caller gets 413 and starts nothing', async () => {
+		const res = await header.post(
+			{ ...inbound, text: 'x'.repeat(3 * 1024 * 1024) },
+			{ headers: { 'X-Webhook-Secret': SECRET } },
+		);
+		expect(res.status).toBe(413);
+		expect(res.json).toMatchObject({ error: 'payload_too_large' });
+		expect(String(res.json?.message)).toMatch(/limited to 1048576 bytes/);
+		expect(header.starts).toEqual([]);
+	});
+
+	it('a delivery just under the limit still starts the workflow', async () => {
+		const res = await header.post(
+			{ ...inbound, text: 'x'.repeat(1024 * 1024 - 1024) },
+			{ headers: { 'X-Webhook-Secret': SECRET } },
+		);
+		expect(res.status).toBe(200);
+		expect(header.starts).toHaveLength(1);
+	});
+});

@@ -14,9 +14,11 @@ import {
 import { checkBasicAuth, checkHeaderSecret, type AuthVerdict } from './authentication';
 import { rememberFirstDelivery } from './deliveryMemory';
 import {
+	bodySize,
 	checkEvent,
 	deliveryKey,
 	INBOUND_EVENT,
+	MAX_BODY_BYTES,
 	readJsonObject,
 	STATUS_EVENT,
 	windowOpenUntil,
@@ -167,7 +169,16 @@ export class TimelineNavigationTrigger implements INodeType {
 			);
 		}
 
-		const body = readJsonObject(this.getBodyData(), this.getRequestObject().rawBody);
+		const request = this.getRequestObject();
+		const size = bodySize(request.rawBody, request.headers['content-length']);
+		if (size > MAX_BODY_BYTES) {
+			return reply(this, 413, {
+				error: 'payload_too_large',
+				message: `The request body is ${size} bytes; a messaging event is limited to ${MAX_BODY_BYTES} bytes (1 MiB). Nothing was started.`,
+			});
+		}
+
+		const body = readJsonObject(this.getBodyData(), request.rawBody);
 		if (typeof body === 'string') return reply(this, 400, { error: 'invalid_body', message: body });
 		const delivery = checkEvent(body);
 		if (!delivery.ok) return reply(this, 400, { error: 'invalid_event', message: delivery.message });

@@ -6,6 +6,20 @@ export const STATUS_EVENT = 'message.status';
 export const INBOUND_EVENT = 'message.inbound';
 export type KnownEventType = typeof STATUS_EVENT | typeof INBOUND_EVENT;
 
+/**
+ * The largest delivery accepted. A status or inbound event is a few hundred bytes; n8n
+ * itself accepts up to 16 MiB, which would let anyone who finds the URL start workflows
+ * with huge items.
+ */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Size of the delivery as it arrived: the raw bytes, else the declared length. */
+export function bodySize(rawBody: Buffer | string | undefined, contentLength: unknown): number {
+	if (rawBody !== undefined) return typeof rawBody === 'string' ? Buffer.byteLength(rawBody) : rawBody.length;
+	const declared = Number(contentLength);
+	return Number.isFinite(declared) ? declared : 0;
+}
+
 /** The 24-hour customer service window an inbound message opens. */
 export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
