@@ -180,8 +180,8 @@ describe('path parameters stay inside their own segment', () => {
 	it.each([
 		['Timeline → Delete', { timelineId: rl('..') }, 'Invalid Timeline in item 0: got "..", expected an ID: "." and ".." cannot be IDs'],
 		['Timeline → Delete', { timelineId: rl('.') }, 'Invalid Timeline in item 0: got ".", expected an ID: "." and ".." cannot be IDs'],
-		['Message → Get Status', { messageId: '..' }, 'Invalid ID in item 0: got "..", expected an ID other than "." or ".." (Message → Get Status puts it in the URL path, where it would mean another address)'],
-		['Message → Get Status', { messageId: '.' }, 'Invalid ID in item 0: got ".", expected an ID other than "." or ".." (Message → Get Status puts it in the URL path, where it would mean another address)'],
+		['Message → Get Status', { messageId: '..' }, 'Invalid Message ID in item 0: got "..", expected an ID: "." and ".." cannot be IDs'],
+		['Message → Get Status', { messageId: '.' }, 'Invalid Message ID in item 0: got ".", expected an ID: "." and ".." cannot be IDs'],
 	] as const)('%s refuses the dot-segment ID %j before any request (no encoding survives URL parsing)', async (label, overrides, message) => {
 		const result = await ctx.run(operation(label), overrides);
 		expect(result.error?.message).toBe(message);

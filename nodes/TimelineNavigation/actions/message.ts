@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { invalidInput, requireString, unwrap } from '../shared/parameters';
+import { checkPathId, invalidInput, requireString, unwrap } from '../shared/parameters';
 import {
 	CHANNEL,
 	FALLBACK_TEMPLATE_FIELDS,
@@ -166,7 +166,7 @@ export const messageHandlers: ResourceHandlers = {
 	},
 
 	async getStatus(this: IExecuteFunctions, itemIndex: number) {
-		const messageId = requireString(this, 'messageId', itemIndex, 'Message ID');
+		const messageId = checkPathId(this, itemIndex, 'Message ID', requireString(this, 'messageId', itemIndex, 'Message ID'));
 		return await apiRequest.call(
 			this,
 			'messaging',

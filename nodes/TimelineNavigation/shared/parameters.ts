@@ -103,11 +103,15 @@ export function requireLocatorId(
 	if ((typeof value !== 'string' && typeof value !== 'number') || String(value).trim() === '') {
 		throw invalidInput(context, itemIndex, field, value, 'expected an ID: choose one from the list or enter it');
 	}
-	// "." and ".." would be read as "this folder" and "the folder above" in a URL path.
-	if (/^\.{1,2}$/.test(String(value).trim())) {
-		throw invalidInput(context, itemIndex, field, value, 'expected an ID: "." and ".." cannot be IDs');
+	return checkPathId(context, itemIndex, field, String(value).trim());
+}
+
+/** An ID that goes into a URL path: "." and ".." would mean "this folder" and "the folder above". */
+export function checkPathId(context: IExecuteFunctions, itemIndex: number, field: string, id: string): string {
+	if (/^\.{1,2}$/.test(id)) {
+		throw invalidInput(context, itemIndex, field, id, 'expected an ID: "." and ".." cannot be IDs');
 	}
-	return String(value).trim();
+	return id;
 }
 
 /**
