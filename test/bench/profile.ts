@@ -66,6 +66,7 @@ export function summariseProfiles(dir: string): string {
 		for (const [id, ms] of self) {
 			const node = byId.get(id)!;
 			const { functionName, url, lineNumber } = node.callFrame;
+			if (functionName === '(idle)') continue;
 			const g = groupOf(url);
 			groups.set(g, (groups.get(g) ?? 0) + ms);
 			const fn = `${functionName || '(anonymous)'} ${shortUrl(url)}:${lineNumber + 1}`;
@@ -81,7 +82,9 @@ export function summariseProfiles(dir: string): string {
 				pkgInclusive.set(key, (pkgInclusive.get(key) ?? 0) + ms);
 			}
 		}
-		const idle = [...fns.entries()].filter(([k]) => k.startsWith('(idle)')).reduce((a, [, v]) => a + v, 0);
+		const idle = [...self.entries()]
+			.filter(([id]) => byId.get(id)!.callFrame.functionName === '(idle)')
+			.reduce((a, [, v]) => a + v, 0);
 		const busy = total - idle;
 		const pct = (ms: number) => `${((ms / busy) * 100).toFixed(1)} %`;
 		const top = (m: Map<string, number>, n: number) =>

@@ -59,6 +59,8 @@ export interface BenchResults {
 		concurrency: number;
 		webhookConcurrency: number;
 		recipients: number;
+		expressionEngine: string;
+		nodeVersions: { action: number; trigger: number };
 	};
 	sends: Record<string, SendResult>;
 	webhooks?: {
@@ -132,7 +134,8 @@ export function renderMarkdown(r: BenchResults): string {
 	out.push(
 		`Settings: ${r.config.items} items per send execution, ${r.config.deliveries} webhook deliveries at ` +
 			`${r.config.webhookConcurrency} in flight, ${r.config.rounds} rounds (variants alternate, order rotated ` +
-			`each round; medians shown, range = slowest–fastest round), ${r.config.recipients} recipients with an open window.` +
+			`each round; medians shown, range = slowest–fastest round), ${r.config.recipients} recipients with an open window; ` +
+			`n8n expression engine: ${r.config.expressionEngine}.` +
 			(r.durationSeconds ? ` Whole run: ${r.durationSeconds} s.` : ''),
 		'',
 	);
@@ -151,8 +154,8 @@ export function renderMarkdown(r: BenchResults): string {
 		out.push(`## Webhooks: ${r.webhooks.deliveries.toLocaleString('en-US')} deliveries, ${r.webhooks.concurrency} in flight, no auth, both answer at once`, '');
 		out.push(webhookTable(r.webhooks), '');
 		out.push(
-			`Ratio accepted/s: this trigger (defaults) / Webhook node = **${n2(r.webhooks.ratios.triggerOverWebhook)}**; ` +
-				`with Ignore Repeated Deliveries off = ${n2(r.webhooks.ratios.triggerNoDedupeOverWebhook)}.`,
+			`Ratio accepted/s: this trigger (defaults) / Webhook node = **${n2(r.webhooks.ratios.triggerOverWebhook)}**` +
+				(Number.isFinite(r.webhooks.ratios.triggerNoDedupeOverWebhook) ? `; with Ignore Repeated Deliveries off = ${n2(r.webhooks.ratios.triggerNoDedupeOverWebhook)}.` : '.'),
 			'',
 		);
 	}
@@ -206,7 +209,7 @@ export function renderTable(r: BenchResults): string {
 				`  ${pad(row.label, 54)} ${lpad(n0(row.acceptedPerSecond), 10)} ${lpad(n1(row.p50Ms), 7)} ${lpad(n1(row.p99Ms), 7)} ${lpad(n0(row.processedPerSecond), 7)} ${lpad(String(row.peakMemoryMb), 8)}  ${row.executionsSucceeded.join('/')} ok${row.nothingLost ? '' : ' LOST'}`,
 			);
 		}
-		lines.push(`  a/b (trigger/Webhook node) ${n2(w.ratios.triggerOverWebhook)}   without de-duplication ${n2(w.ratios.triggerNoDedupeOverWebhook)}`);
+		lines.push(`  a/b (trigger/Webhook node) ${n2(w.ratios.triggerOverWebhook)}` + (Number.isFinite(w.ratios.triggerNoDedupeOverWebhook) ? `   without de-duplication ${n2(w.ratios.triggerNoDedupeOverWebhook)}` : ''));
 	}
 	if (r.sandbox) {
 		lines.push('', 'Sandbox alone (plain client):');

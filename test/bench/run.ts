@@ -31,6 +31,7 @@ import {
 	packageSendWorkflow,
 	triggerWorkflow,
 	webhookNodeWorkflow,
+	nodeVersions,
 	type SendOperation,
 } from './workflows';
 
@@ -45,7 +46,11 @@ interface Config {
 	webhookConcurrency: number;
 	recipients: number;
 	only: Set<string>;
+	/** Webhook receivers to run (keys), all by default: for profiling one at a time. */
+	webhookVariants?: Set<string>;
 	profile: boolean;
+	/** N8N_EXPRESSION_ENGINE for n8n (default: n8n's own default, 'vm' in 2.41). */
+	expressionEngine?: string;
 	outDir: string;
 }
 
@@ -57,6 +62,10 @@ const HELP = `npm run bench [-- options]    (each option also as an environment 
                                                        node's default it is compared with (10)
   --webhook-concurrency=W   BENCH_WEBHOOK_CONCURRENCY  deliveries in flight (20)
   --only=sends,timeline,webhooks,sandbox  BENCH_ONLY   parts to run (all)
+  --webhook-variants=trigger,webhook,triggerNoDedupe   BENCH_WEBHOOK_VARIANTS
+                                                       receivers to run (trigger,webhook)
+  --expression-engine=E     BENCH_EXPRESSION_ENGINE    n8n's N8N_EXPRESSION_ENGINE (vm, legacy; default:
+                                                       n8n's default, vm in 2.41)
   --profile                 BENCH_PROFILE=1            write n8n's CPU profile (--cpu-prof) under
                                                        .artifacts/bench/profile/ and summarise it`;
 
@@ -93,6 +102,8 @@ function readConfig(argv: string[]): Config {
 		webhookConcurrency: int('webhook-concurrency', 'BENCH_WEBHOOK_CONCURRENCY', 20),
 		recipients: 50,
 		only: new Set(only),
+		webhookVariants: new Set(pick('webhook-variants', 'BENCH_WEBHOOK_VARIANTS', 'trigger,webhook').split(',')),
+		expressionEngine: pick('expression-engine', 'BENCH_EXPRESSION_ENGINE', '') || undefined,
 		profile: /^(1|true|yes)$/i.test(pick('profile', 'BENCH_PROFILE', 'false')),
 		outDir: path.join(ARTIFACTS_DIR, 'bench'),
 	};
@@ -418,7 +429,8 @@ async function main(): Promise<void> {
 	const started = Date.now();
 	log(
 		`[bench] items=${cfg.items} deliveries=${cfg.deliveries} rounds=${cfg.rounds} concurrency=${cfg.concurrency} ` +
-			`webhookConcurrency=${cfg.webhookConcurrency} parts=${[...cfg.only].join(',')}${cfg.profile ? ' profile' : ''}`,
+			`webhookConcurrency=${cfg.webhookConcurrency} parts=${[...cfg.only].join(',')}` +
+			`${cfg.expressionEngine ? ` expressionEngine=${cfg.expressionEngine}` : ''}${cfg.profile ? ' profile' : ''}`,
 	);
 	const runtime = await ensureRuntime({ log });
 
@@ -442,12 +454,20 @@ async function main(): Promise<void> {
 	const profileDir = path.join(cfg.outDir, 'profile');
 	try {
 		const env: Record<string, string> = {};
+		if (cfg.expressionEngine) env.N8N_EXPRESSION_ENGINE = cfg.expressionEngine;
 		if (cfg.profile) {
 			fs.rmSync(profileDir, { recursive: true, force: true });
 			fs.mkdirSync(profileDir, { recursive: true });
 			env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
 		}
-		n8n = await startN8n({ port: await freePort(), log, logFile: path.join(cfg.outDir, 'n8n.log'), env });
+		n8n = await startN8n({
+			port: await freePort(),
+			log,
+			logFile: path.join(cfg.outDir, 'n8n.log'),
+			env,
+			// For experiments: install this packed package instead of packing the checkout.
+			packageTarball: process.env.BENCH_TARBALL || undefined,
+		});
 
 		const [messaging, timeline, bearerMessaging, bearerTimeline] = await n8n.importCredentials([
 			{ name: 'Bench messaging', type: CREDENTIAL_TYPES.messaging, data: { baseUrl: sandbox.url, apiKey: sandbox.messagingKey } },
@@ -473,6 +493,8 @@ async function main(): Promise<void> {
 				concurrency: cfg.concurrency,
 				webhookConcurrency: cfg.webhookConcurrency,
 				recipients: cfg.recipients,
+				expressionEngine: cfg.expressionEngine ?? "n8n's default (vm)",
+				nodeVersions: nodeVersions(),
 			},
 			sends: {},
 			webhooks: undefined,
@@ -518,10 +540,17 @@ async function main(): Promise<void> {
 				`${p}-node`,
 			);
 			await add(
-				{ key: 'http', label: 'HTTP Request node (defaults)', inFlight: 'all items at once (its default)', kind: 'n8n' },
-				httpRequestSendWorkflow(`Bench ${op}: HTTP Request`, `${p}-http`, op, sandbox.url, bearer),
+				{ key: 'http', label: 'HTTP Request node (defaults, body as fields)', inFlight: 'all items at once (its default)', kind: 'n8n' },
+				httpRequestSendWorkflow(`Bench ${op}: HTTP Request`, `${p}-http`, op, sandbox.url, bearer, 'fields'),
 				`${p}-http`,
 			);
+			if (op === 'sendText') {
+				await add(
+					{ key: 'httpJson', label: 'HTTP Request node, body as one JSON expression', inFlight: 'all items at once (its default)', kind: 'n8n' },
+					httpRequestSendWorkflow(`Bench ${op}: HTTP Request, JSON body`, `${p}-http-json`, op, sandbox.url, bearer, 'json'),
+					`${p}-http-json`,
+				);
+			}
 			await add(
 				{ key: 'nodeAll', label: `this node, Concurrency ${items.length}`, inFlight: 'all items at once (= HTTP Request)', kind: 'n8n' },
 				packageSendWorkflow(`Bench ${op}: this node, all at once`, `${p}-node-all`, op, credential, items.length),
@@ -563,6 +592,9 @@ async function main(): Promise<void> {
 			await n8n.activate(id);
 			webhookVariants.push({ key: 'webhook', label: "n8n's Webhook node (Respond: Immediately)", workflowId: id, url: `${n8n.webhookBaseUrl}/bench-webhook-node` });
 			await addTrigger('triggerNoDedupe', 'this trigger, Ignore Repeated Deliveries off', false);
+			for (let i = webhookVariants.length - 1; i >= 0; i--) {
+				if (!cfg.webhookVariants?.has(webhookVariants[i].key)) webhookVariants.splice(i, 1);
+			}
 			for (const v of webhookVariants) webhookRuns.set(v.key, []);
 		}
 
@@ -656,7 +688,7 @@ async function main(): Promise<void> {
 					runs,
 				};
 			});
-			const by = (k: string) => rows.find((r) => r.key === k)!.itemsPerSecond;
+			const by = (k: string) => rows.find((r) => r.key === k)?.itemsPerSecond ?? NaN;
 			results.sends[part.op] = {
 				title: part.title,
 				items: part.items.length,
@@ -700,7 +732,7 @@ async function main(): Promise<void> {
 					runs,
 				};
 			});
-			const by = (k: string) => rows.find((r) => r.key === k)!;
+			const by = (k: string) => rows.find((r) => r.key === k) ?? { acceptedPerSecond: NaN };
 			results.webhooks = {
 				deliveries: cfg.deliveries,
 				concurrency: cfg.webhookConcurrency,

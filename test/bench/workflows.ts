@@ -8,10 +8,33 @@
  * figures use; the webhook and the split are outside it.
  */
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
 
 import { NODE_TYPES, type StoredCredential, type WorkflowJson } from '../n8n/instance';
+import { PROJECT_ROOT } from '../n8n/runtime';
 
 export const NODE_UNDER_TEST = 'Under Test';
+
+/**
+ * The version a user adding the node today gets (its defaultVersion, else its newest), read
+ * from the built package (BENCH_TRIGGER_VERSION / BENCH_ACTION_VERSION override it).
+ */
+function defaultVersionOf(file: string, className: string, override?: string): number {
+	if (override) return Number(override);
+	const NodeClass = createRequire(__filename)(path.join(PROJECT_ROOT, 'dist', 'nodes', file))[className];
+	const { version, defaultVersion } = new NodeClass().description as { version: number | number[]; defaultVersion?: number };
+	return defaultVersion ?? Math.max(...[version].flat());
+}
+
+export const nodeVersions = () => ({
+	action: defaultVersionOf('TimelineNavigation/TimelineNavigation.node.js', 'TimelineNavigation', process.env.BENCH_ACTION_VERSION),
+	trigger: defaultVersionOf(
+		'TimelineNavigationTrigger/TimelineNavigationTrigger.node.js',
+		'TimelineNavigationTrigger',
+		process.env.BENCH_TRIGGER_VERSION,
+	),
+});
 
 /** n8n 2.41's default (newest) versions, as a user adding the node today gets them. */
 export const HTTP_REQUEST_VERSION = 4.5;
@@ -65,47 +88,55 @@ export function packageSendWorkflow(
 			: { resource: 'time', operation: 'fastForward', durationAmount: 1, durationUnit: 'minutes', requestOptions };
 	return sendWorkflow(name, path, {
 		type: NODE_TYPES.action,
-		typeVersion: 1,
+		typeVersion: nodeVersions().action,
 		parameters,
 		credentials: { [credential.type]: { id: credential.id, name: credential.name } },
 	});
 }
 
-/** n8n's HTTP Request node making the same request with a generic Bearer credential, defaults otherwise. */
+/**
+ * n8n's HTTP Request node making the same request with a generic Bearer credential.
+ * `fields`: the body as "Using Fields Below" (the node's default body mode), one expression
+ * per varying field, as this node has. `json`: the whole body as one JSON expression.
+ */
 export function httpRequestSendWorkflow(
 	name: string,
 	path: string,
 	op: SendOperation,
 	sandboxUrl: string,
 	credential: StoredCredential,
+	bodyMode: 'fields' | 'json' = 'fields',
 ): WorkflowJson {
-	const parameters =
+	const fields: Array<[string, string]> =
 		op === 'sendText'
-			? {
-					method: 'POST',
-					url: `${sandboxUrl}/v1/messages`,
-					authentication: 'genericCredentialType',
-					genericAuthType: 'httpBearerAuth',
-					sendBody: true,
-					specifyBody: 'json',
-					jsonBody:
-						'={{ JSON.stringify({ channel: "chatapp", to: $json.to, message_type: "text", text: $json.text }) }}',
-					options: {},
-				}
-			: {
-					method: 'POST',
-					url: `${sandboxUrl}/v1/fast-forward`,
-					authentication: 'genericCredentialType',
-					genericAuthType: 'httpBearerAuth',
-					sendBody: true,
-					specifyBody: 'json',
-					jsonBody: '{"duration": "1m"}',
-					options: {},
-				};
+			? [
+					['channel', 'chatapp'],
+					['to', '={{ $json.to }}'],
+					['message_type', 'text'],
+					['text', '={{ $json.text }}'],
+				]
+			: [['duration', '1m']];
+	const jsonBody =
+		op === 'sendText'
+			? '={{ JSON.stringify({ channel: "chatapp", to: $json.to, message_type: "text", text: $json.text }) }}'
+			: '{"duration": "1m"}';
+	const body =
+		bodyMode === 'fields'
+			? { specifyBody: 'keypair', bodyParameters: { parameters: fields.map(([name, value]) => ({ name, value })) } }
+			: { specifyBody: 'json', jsonBody };
 	return sendWorkflow(name, path, {
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: HTTP_REQUEST_VERSION,
-		parameters,
+		parameters: {
+			method: 'POST',
+			url: `${sandboxUrl}/v1/${op === 'sendText' ? 'messages' : 'fast-forward'}`,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpBearerAuth',
+			sendBody: true,
+			contentType: 'json',
+			...body,
+			options: {},
+		},
 		credentials: { httpBearerAuth: { id: credential.id, name: credential.name } },
 	});
 }
@@ -119,7 +150,7 @@ export function triggerWorkflow(name: string, ignoreRepeatedDeliveries: boolean)
 				id: randomUUID(),
 				name: 'Trigger',
 				type: NODE_TYPES.trigger,
-				typeVersion: 1,
+				typeVersion: nodeVersions().trigger,
 				position: [0, 0],
 				webhookId: randomUUID(),
 				parameters: {
