@@ -23,6 +23,7 @@ import {
 	type WorkflowJson,
 } from './instance';
 import { PROJECT_ROOT, RUNTIME_DIR, ensureRuntime } from './runtime';
+import { EXAMPLE_DATA, seedExampleData } from './examples';
 import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials, webhookHeadersFor } from './sandboxCredentials';
 import { webhookUrlsOf } from './webhooks';
 
@@ -95,6 +96,12 @@ async function main() {
 		if (port === 0) log(`[start] port ${SANDBOX_PORT} is busy; the sandbox takes a free port`);
 		sandbox = (await startSandbox({ port })) as Sandbox;
 		log(`[start] sandbox on ${sandbox.url}`);
+		// What the example workflows need: events at their location in the last day, contacts.
+		const events = await seedExampleData(sandbox.client);
+		log(
+			`[start] sandbox seeded: ${events.length} events at ${EXAMPLE_DATA.location} in the last day, ` +
+				`contacts ${EXAMPLE_DATA.contacts.map((c) => `${c.phone} (${c.fields.first_name})`).join(', ')}`,
+		);
 
 		// 2. n8n with the package, in a persistent user folder.
 		n8n = await startN8n({
@@ -137,7 +144,7 @@ async function main() {
 
 		const inboundCurl =
 			`curl -s -X POST ${sandbox.url}/_sandbox/inbound -H 'content-type: application/json' ` +
-			`-d '{"from":"+15551234567","text":"Hello from the sandbox"}'`;
+			`-d '{"from":"${EXAMPLE_DATA.demoPhone}","text":"Hello from the sandbox"}'`;
 		const webhookCurl =
 			`curl -s -X POST ${sandbox.url}/_sandbox/webhook -H 'content-type: application/json' ` +
 			`-d '{"url":"${n8n.webhookBaseUrl}/<path of your trigger>"}'`;

@@ -1,0 +1,165 @@
+/**
+ * Every example workflow of examples/ runs in real n8n against the sandbox, and what it did is
+ * asserted where it lands: the requests the sandbox received (method, path, query, body, order)
+ * and the items n8n output. The manual and scheduled examples run with `n8n execute` (the CLI
+ * runs a Schedule Trigger workflow once, as "Execute workflow" in the editor does); the two
+ * trigger examples are covered through their production webhooks in webhooks.e2e.test.ts.
+ */
+import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData } from '../n8n/examples';
+import { NODE_TYPES, wireCredentials, type WorkflowJson } from '../n8n/instance';
+import { cliNodeOutput, creds, n8n, sandbox } from './support';
+
+type Seeded = Awaited<ReturnType<typeof seedExampleData>>;
+let seeded: Seeded;
+
+beforeAll(async () => {
+	await sandbox.reset();
+	await sandbox.setWebhook(null);
+	seeded = await seedExampleData(sandbox);
+});
+
+beforeEach(async () => {
+	await sandbox.clearRequests();
+});
+
+/**
+ * The CLI only starts at a manual trigger ("Missing node to start execution" for a Schedule
+ * Trigger), so a scheduled example runs as a copy whose trigger is a Manual Trigger of the
+ * same name: every other node and connection is the example's own.
+ */
+function manualCopy(file: string): WorkflowJson {
+	const wf = readExample(file);
+	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
+	if (!trigger) throw new Error(`${file} has no Schedule Trigger`);
+	Object.assign(trigger, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
+	return { ...wf, name: `${wf.name} (manual run)` };
+}
+
+async function execute(file: string, json?: WorkflowJson) {
+	const id = json ? await n8n.importWorkflow(wireCredentials(json, creds)) : await importExample(n8n, file, creds);
+	const res = await n8n.executeWorkflow(id);
+	if (res.code !== 0 || !res.data) {
+		throw new Error(`n8n execute of ${file} exited ${res.code}:\n${res.stdout.slice(-3000)}\n${res.stderr.slice(-2000)}`);
+	}
+	return { id, data: res.data };
+}
+
+describe('example workflows in real n8n', () => {
+	test('every example is importable workflow JSON using only the package nodes and n8n core nodes', () => {
+		for (const file of Object.values(EXAMPLE_FILES)) {
+			const wf = readExample(file);
+			expect(wf.name).toMatch(/^Example: /);
+			const names = wf.nodes.map((n) => n.name);
+			expect(new Set(names).size).toBe(names.length);
+			for (const node of wf.nodes) {
+				expect(node.id).toMatch(/^[0-9a-f-]{36}$/);
+				expect(node.position).toHaveLength(2);
+				expect(node.type.startsWith('n8n-nodes-base.') || Object.values(NODE_TYPES).includes(node.type)).toBe(true);
+			}
+			// every connection points at a node that exists
+			for (const [from, outs] of Object.entries(wf.connections as Record<string, any>)) {
+				expect(names).toContain(from);
+				for (const link of outs.main.flat()) expect(names).toContain(link.node);
+			}
+		}
+	});
+
+	test('scheduled event alerts: Monitor Events sends location and time range as query parameters (no body), then one event_alert template per event with location, time, description in order', async () => {
+		const before = Date.now();
+		expect(readExample(EXAMPLE_FILES.scheduled).nodes[0]).toEqual(
+			expect.objectContaining({ type: 'n8n-nodes-base.scheduleTrigger', name: 'Every Hour' }),
+		);
+		const { data } = await execute(EXAMPLE_FILES.scheduled, manualCopy(EXAMPLE_FILES.scheduled));
+		const after = Date.now();
+
+		// Monitor Events: n8n drops GET bodies, so the parameters travel in the query string.
+		const monitor = await sandbox.requests({ path: '/v1/monitor-events' });
+		expect(monitor).toHaveLength(1);
+		expect(monitor[0].method).toBe('GET');
+		expect(monitor[0].body).toBeNull();
+		expect(Object.keys(monitor[0].query).sort()).toEqual(['location', 'time_range']);
+		expect(monitor[0].query.location).toBe(EXAMPLE_DATA.location);
+		const [start, end] = String(monitor[0].query.time_range).split('/');
+		expect(start).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/);
+		expect(end).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/);
+		// "$now minus one day" .. "$now", taken while the workflow ran
+		expect(Date.parse(end)).toBeGreaterThanOrEqual(before - 2000);
+		expect(Date.parse(end)).toBeLessThanOrEqual(after + 2000);
+		// each expression reads $now on its own, a few ms apart
+		expect(Date.parse(end) - Date.parse(start)).toBeGreaterThanOrEqual(24 * 3600_000);
+		expect(Date.parse(end) - Date.parse(start)).toBeLessThan(24 * 3600_000 + 5000);
+		expect(monitor[0].responseStatus).toBe(200);
+
+		// One template per event, parameters in the template's order.
+		const sends = await sandbox.requests({ method: 'POST', path: '/v1/messages' });
+		expect(sends.map((r) => r.body)).toEqual(
+			seeded.map((e) => ({
+				channel: 'chatapp',
+				to: EXAMPLE_DATA.customerPhone,
+				message_type: 'template',
+				template: { id: 'event_alert', parameters: [e.location, e.time, e.description] },
+			})),
+		);
+		expect(sends.every((r) => r.responseStatus === 200)).toBe(true);
+
+		const events = cliNodeOutput(data, 'Events in the Last Day');
+		expect(events).toEqual(seeded.map((e) => ({ time: e.time, description: e.description })));
+		const alerts = cliNodeOutput(data, 'Alert the Customer');
+		expect(alerts).toHaveLength(seeded.length);
+		for (const a of alerts) expect(a.message_id).toMatch(/^msg_/);
+		// what the customer reads
+		const stored = await sandbox.message(alerts[0].message_id);
+		expect(stored.text).toContain(seeded[0].description);
+	});
+
+	test('delivery tracking: the template is sent, then Get Status on its message_id answers delivered', async () => {
+		const { data } = await execute(EXAMPLE_FILES.deliveryTracking);
+		const reqs = (await sandbox.requests()).filter((r) => r.path.startsWith('/v1/'));
+		expect(reqs.map((r) => `${r.method} ${r.path.replace(/msg_[^/]+$/, '{id}')}`)).toEqual([
+			'POST /v1/messages',
+			'GET /v1/messages/{id}',
+		]);
+		expect(reqs[0].body).toEqual({
+			channel: 'chatapp',
+			to: EXAMPLE_DATA.customerPhone,
+			message_type: 'template',
+			template: { id: 'order_update', parameters: ['Ada', '#1042'] },
+		});
+		const [sent] = cliNodeOutput(data, 'Send Order Update');
+		expect(reqs[1].path).toBe(`/v1/messages/${sent.message_id}`);
+		const [status] = cliNodeOutput(data, 'Get Delivery Status');
+		expect(status).toEqual(
+			expect.objectContaining({ message_id: sent.message_id, status: 'delivered', message_type: 'template' }),
+		);
+	});
+
+	test('timeline session: set-anchor, pause-time, travel, fast-forward, resume-time, then travels with the anchor_id, in that order', async () => {
+		const { data } = await execute(EXAMPLE_FILES.session);
+		const reqs = (await sandbox.requests()).filter((r) => r.path.startsWith('/v1/'));
+		expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual([
+			'POST /v1/set-anchor',
+			'POST /v1/pause-time',
+			'POST /v1/travel',
+			'POST /v1/fast-forward',
+			'POST /v1/resume-time',
+			'POST /v1/travels',
+		]);
+		expect(reqs.every((r) => r.responseStatus && r.responseStatus < 300)).toBe(true);
+		// an empty Timestamp anchors the moment the node ran
+		expect(reqs[0].body).toEqual({ description: 'Home, before the trip', timestamp: expect.any(String) });
+		expect(Math.abs(Date.parse((reqs[0].body as any).timestamp) - Date.now())).toBeLessThan(60_000);
+		expect(reqs[2].body).toEqual({ destination_time: '1969-07-20T20:17:40.000Z', location: 'Sea of Tranquility, Moon' });
+		expect(reqs[3].body).toEqual({ duration: '6h' });
+		const [anchor] = cliNodeOutput(data, 'Set Anchor');
+		expect(anchor.anchor_id).toMatch(/^anc_/);
+		expect(reqs[5].body).toEqual({ anchor_id: anchor.anchor_id });
+
+		const [ff] = cliNodeOutput(data, 'Fast-Forward 6 Hours');
+		expect(ff.new_time).toBe('1969-07-21T02:17:40.000Z');
+		const [back] = cliNodeOutput(data, 'Return to Anchor');
+		// back at the anchored moment (time runs again, so a few ms may have passed)
+		const drift = Date.parse(back.current_time) - Date.parse(anchor.timestamp);
+		expect(drift).toBeGreaterThanOrEqual(0);
+		expect(drift).toBeLessThan(1000);
+	});
+});

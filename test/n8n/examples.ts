@@ -1,0 +1,66 @@
+/**
+ * The example workflows (examples/*.json) and the sandbox data they need to run out of the box:
+ * events at the scheduled example's location within the last day, and the contact whose
+ * `first_name` fills the inbound reply's `{first_name}`. Used by `npm start` and the e2e suite.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import type { SandboxClient } from '../sandbox/client';
+import { wireCredentials, type N8nClient, type StoredCredential, type WorkflowJson } from './instance';
+import { PROJECT_ROOT } from './runtime';
+
+export const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'examples');
+
+/** What the examples use; keep in step with the JSON files. */
+export const EXAMPLE_DATA = {
+	location: 'Alexandria, Egypt',
+	customerPhone: '+14155550123',
+	/** The number of `npm start`'s "simulate an inbound message" curl line. */
+	demoPhone: '+15551234567',
+	contacts: [
+		{ phone: '+14155550123', fields: { first_name: 'Ada' } },
+		{ phone: '+15551234567', fields: { first_name: 'Grace' } },
+	],
+	/** Seeded relative to now, so the scheduled example's "last 24 hours" always holds them. */
+	events: [
+		{ hoursAgo: 5, description: 'The lighthouse of Pharos is lit for the first time' },
+		{ hoursAgo: 2, description: 'A ship from Rhodes arrives in the Great Harbour' },
+	],
+} as const;
+
+export const EXAMPLE_FILES = {
+	scheduled: '01-scheduled-event-alerts.json',
+	inboundReply: '02-inbound-message-reply.json',
+	deliveryTracking: '03-delivery-tracking.json',
+	statusWebhook: '04-delivery-status-webhook.json',
+	session: '05-timeline-session.json',
+} as const;
+
+export function readExample(file: string): WorkflowJson {
+	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
+}
+
+/** Seeds the events and contacts; returns the events as the sandbox stores them (ISO times). */
+export async function seedExampleData(
+	client: SandboxClient,
+	now = Date.now(),
+): Promise<Array<{ location: string; time: string; description: string }>> {
+	for (const c of EXAMPLE_DATA.contacts) await client.seedContact(c.phone, { ...c.fields });
+	const seeded = [];
+	for (const e of EXAMPLE_DATA.events) {
+		const event = {
+			location: EXAMPLE_DATA.location,
+			time: new Date(now - e.hoursAgo * 3600_000).toISOString(),
+			description: e.description,
+		};
+		await client.seedEvent(event);
+		seeded.push(event);
+	}
+	return seeded;
+}
+
+/** Imports one example with its credentials wired by type; returns the workflow id. */
+export async function importExample(n8n: N8nClient, file: string, creds: StoredCredential[]): Promise<string> {
+	return n8n.importWorkflow(wireCredentials(readExample(file), creds));
+}
