@@ -12,7 +12,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { checkBasicAuth, checkHeaderSecret, type AuthVerdict } from './authentication';
-import { rememberFirstDelivery } from './deliveryMemory';
+import { processMemoryOf, rememberFirstDelivery } from './deliveryMemory';
 import {
 	bodySize,
 	checkEvent,
@@ -204,7 +204,11 @@ export class TimelineNavigationTrigger implements INodeType {
 
 		const ignoreRepeats = this.getNodeParameter('ignoreRepeatedDeliveries', true) as boolean;
 		if (ignoreRepeats && typeof event.message_id === 'string') {
-			const first = rememberFirstDelivery(this.getWorkflowStaticData('node'), deliveryKey(event, eventType));
+			const key = deliveryKey(event, eventType);
+			// Both memories record the key; either one having seen it makes this a repeat.
+			const inProcess = processMemoryOf(this.getWorkflow().id, this.getNode().name);
+			const firstInProcess = inProcess ? rememberFirstDelivery(inProcess, key) : true;
+			const first = rememberFirstDelivery(this.getWorkflowStaticData('node'), key) && firstInProcess;
 			if (!first) return acknowledgeOnly(eventType, 'Repeated delivery of an event that already started the workflow');
 		}
 

@@ -29,3 +29,23 @@ export function rememberFirstDelivery(staticData: IDataObject, key: string, now 
 	staticData.deliveries = fresh;
 	return true;
 }
+
+/**
+ * The same memory kept in this n8n process, per workflow and trigger node. n8n 2.41 loses a
+ * change a webhook makes to static data that is already stored when the call also starts an
+ * execution (the execution re-wraps the shared static data object and clears its "changed"
+ * flag before the webhook's save), so static data alone lets repeats through. This copy
+ * catches repeats within the running process; static data adds what n8n does persist.
+ */
+const processMemory = new Map<string, IDataObject>();
+
+export function processMemoryOf(workflowId: string | undefined, nodeName: string): IDataObject | undefined {
+	if (!workflowId) return undefined; // an unsaved workflow: nothing stable to key it by
+	const key = `${workflowId}\u0000${nodeName}`;
+	let memory = processMemory.get(key);
+	if (!memory) {
+		memory = {};
+		processMemory.set(key, memory);
+	}
+	return memory;
+}

@@ -1,0 +1,215 @@
+/**
+ * The full webhook loop in real n8n: the sandbox (standing in for the messaging service) posts
+ * its webhooks to the production URL of a published workflow with the Timeline Navigation
+ * Trigger; n8n starts the workflow, which answers through the action node; the sandbox receives
+ * the answer. Covers the two trigger examples, repeated deliveries, a wrong secret, and the
+ * trigger's repeat memory (workflow static data) across executions.
+ */
+import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData } from '../n8n/examples';
+import { NODE_TYPES } from '../n8n/instance';
+import { webhookHeadersFor } from '../n8n/sandboxCredentials';
+import { webhookUrlsOf } from '../n8n/webhooks';
+import { creds, env, n8n, nodeOutput, sandbox, sleep, waitForExecutions } from './support';
+
+const customer = EXAMPLE_DATA.customerPhone;
+
+let replyId: string;
+let replyUrl: string;
+let statusId: string;
+let statusUrl: string;
+const replyHeaders = webhookHeadersFor(readExample(EXAMPLE_FILES.inboundReply));
+const statusHeaders = webhookHeadersFor(readExample(EXAMPLE_FILES.statusWebhook));
+
+async function publish(file: string): Promise<{ id: string; url: string }> {
+	const id = await importExample(n8n, file, creds);
+	await n8n.activate(id);
+	const urls = await webhookUrlsOf(n8n, id);
+	const url = urls.find((u) => u.nodeType === NODE_TYPES.trigger)?.url;
+	if (!url) throw new Error(`no production webhook registered for ${file}: ${JSON.stringify(urls)}`);
+	return { id, url };
+}
+
+/** How many executions a workflow has once everything in flight has finished. */
+async function settledCount(workflowId: string): Promise<number> {
+	await sandbox.flushWebhooks();
+	await sleep(1500); // an execution started by the last delivery is listed by now
+	const list = await n8n.executions(workflowId);
+	return (await waitForExecutions(workflowId, list.length)).length;
+}
+
+beforeAll(async () => {
+	await sandbox.reset();
+	await seedExampleData(sandbox);
+	({ id: replyId, url: replyUrl } = await publish(EXAMPLE_FILES.inboundReply));
+	({ id: statusId, url: statusUrl } = await publish(EXAMPLE_FILES.statusWebhook));
+});
+
+afterAll(async () => {
+	await sandbox.setWebhook(null);
+	await sandbox.setRepeatDeliveries(0);
+	await n8n.deactivate(replyId);
+	await n8n.deactivate(statusId);
+});
+
+beforeEach(async () => {
+	await sandbox.setRepeatDeliveries(0);
+	await sandbox.clearRequests();
+});
+
+describe('inbound message -> published workflow -> reply through the action node', () => {
+	beforeAll(async () => {
+		await sandbox.setWebhook(replyUrl, replyHeaders);
+	});
+
+	test('the production URL is the trigger\'s (webhook id + chat-app) and the sandbox sends the header secret', () => {
+		const trigger = readExample(EXAMPLE_FILES.inboundReply).nodes[0];
+		expect(replyUrl).toBe(`${n8n.url}/webhook/${trigger.webhookId}/chat-app`);
+		expect(replyHeaders).toEqual({ [env.webhookAuth.headerName]: env.webhookAuth.secret });
+	});
+
+	test('the customer writes in; the workflow replies with the placeholders resolved', async () => {
+		const before = (await n8n.executions(replyId)).length;
+		const inbound = await sandbox.inbound(customer, 'Is my order on its way?');
+
+		const [exec] = await waitForExecutions(replyId, before + 1);
+		expect(exec.status).toBe('success');
+		expect(exec.mode).toBe('webhook');
+		const [triggerItem] = nodeOutput(exec, 'On Inbound Message');
+		expect(triggerItem).toEqual(
+			expect.objectContaining({
+				event_type: 'message.inbound',
+				message_id: inbound.message_id,
+				from: customer,
+				text: 'Is my order on its way?',
+				window_open_until: new Date(Date.parse(inbound.timestamp) + 24 * 3600_000).toISOString(),
+			}),
+		);
+
+		const deliveries = await sandbox.flushWebhooks();
+		const delivery = deliveries.find((d) => d.eventType === 'message.inbound' && (d.payload as any).message_id === inbound.message_id);
+		expect(delivery?.url).toBe(replyUrl);
+		expect(delivery?.status).toBe(200);
+
+		const sends = await sandbox.requests({ method: 'POST', path: '/v1/messages' });
+		expect(sends).toHaveLength(1);
+		expect(sends[0].body).toEqual({
+			channel: 'chatapp',
+			to: customer,
+			message_type: 'text',
+			text: 'Hi {first_name}, thanks for your message "{inbound_text}". We received it at {received_at} and will answer within the hour.',
+			injected_fields: { inbound_text: 'Is my order on its way?', received_at: inbound.timestamp },
+		});
+		expect(sends[0].responseStatus).toBe(200);
+		const [reply] = nodeOutput(exec, 'Reply With Text');
+		const stored = await sandbox.message(reply.message_id);
+		expect(stored.text).toBe(
+			`Hi Ada, thanks for your message "Is my order on its way?". We received it at ${inbound.timestamp} and will answer within the hour.`,
+		);
+		expect(stored.unresolved_placeholders ?? []).toEqual([]);
+	});
+
+	test('a delivery repeated by the service (2 extra copies) starts one execution; the copies are acknowledged with 200', async () => {
+		const before = await settledCount(replyId);
+		await sandbox.setRepeatDeliveries(2);
+		const inbound = await sandbox.inbound(customer, 'Hello again');
+		const deliveries = (await sandbox.flushWebhooks()).filter(
+			(d) => d.eventType === 'message.inbound' && (d.payload as any).message_id === inbound.message_id,
+		);
+		expect(deliveries).toHaveLength(3);
+		expect(deliveries.map((d) => d.status)).toEqual([200, 200, 200]);
+		expect(await settledCount(replyId)).toBe(before + 1);
+		// and one reply, not three
+		const sends = await sandbox.requests({ method: 'POST', path: '/v1/messages' });
+		expect(sends).toHaveLength(1);
+	});
+
+	test('the same delivery posted again later, after its execution finished, starts nothing', async () => {
+		const before = await settledCount(replyId);
+		const inbound = await sandbox.inbound(customer, 'Remember me?');
+		expect(await settledCount(replyId)).toBe(before + 1);
+
+		// a later re-delivery, after the execution has finished and saved static data
+		await sleep(500);
+		const res = await fetch(replyUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', ...replyHeaders },
+			body: JSON.stringify(inbound),
+		});
+		expect(res.status).toBe(200);
+		expect(await res.json()).toEqual(expect.objectContaining({ received: true, started: false }));
+		expect(await settledCount(replyId)).toBe(before + 1);
+		expect(await sandbox.requests({ method: 'POST', path: '/v1/messages' })).toHaveLength(1);
+	});
+
+	test('a wrong secret gets 401 and starts nothing', async () => {
+		const before = await settledCount(replyId);
+		await sandbox.setWebhook(replyUrl, { [env.webhookAuth.headerName]: 'not-the-secret' });
+		try {
+			const inbound = await sandbox.inbound(customer, 'Let me in');
+			const deliveries = (await sandbox.flushWebhooks()).filter(
+				(d) => (d.payload as any).message_id === inbound.message_id,
+			);
+			expect(deliveries.map((d) => d.status)).toEqual([401]);
+			// no secret at all
+			const res = await fetch(replyUrl, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ ...inbound, message_id: 'msg_in_other' }),
+			});
+			expect(res.status).toBe(401);
+			expect(await settledCount(replyId)).toBe(before);
+			expect(await sandbox.requests({ method: 'POST', path: '/v1/messages' })).toHaveLength(0);
+		} finally {
+			await sandbox.setWebhook(replyUrl, replyHeaders);
+		}
+	});
+});
+
+describe('message status -> published status workflow', () => {
+	beforeAll(async () => {
+		await sandbox.setWebhook(statusUrl, statusHeaders);
+	});
+
+	test('a sent message starts the workflow once on delivered and once on read; a second read starts nothing', async () => {
+		const before = await settledCount(statusId);
+		// send through the action node in n8n: the delivery-tracking example
+		const trackingId = await importExample(n8n, EXAMPLE_FILES.deliveryTracking, creds);
+		const run = await n8n.executeWorkflow(trackingId);
+		expect(run.code).toBe(0);
+		const sends = await sandbox.requests({ method: 'POST', path: '/v1/messages' });
+		expect(sends).toHaveLength(1);
+		const list = (await waitForExecutions(statusId, before + 1)).slice(0, 1);
+		const messageId = nodeOutput(list[0], 'Delivery Record')[0]?.message_id;
+		expect(messageId).toMatch(/^msg_/);
+
+		await sandbox.read(messageId);
+		await sandbox.read(messageId); // emits nothing the second time
+		expect(await settledCount(statusId)).toBe(before + 2);
+		const execs = (await n8n.executions(statusId)).slice(0, 2).reverse();
+		expect(execs.map((e) => e.status)).toEqual(['success', 'success']);
+		expect(execs.map((e) => nodeOutput(e, 'Delivery Record')[0])).toEqual([
+			{ message_id: messageId, customer, status: 'delivered', changed_at: expect.any(String) },
+			{ message_id: messageId, customer, status: 'read', changed_at: expect.any(String) },
+		]);
+	});
+
+	test('the inbound workflow acknowledges status events without starting (filtered by Trigger On)', async () => {
+		const before = await settledCount(replyId);
+		await sandbox.setWebhook(replyUrl, replyHeaders);
+		try {
+			const res = await sandbox.inbound(EXAMPLE_DATA.demoPhone, 'window please');
+			await settledCount(replyId); // the inbound starts the reply workflow ...
+			const deliveries = await sandbox.flushWebhooks();
+			const statuses = deliveries.filter(
+				(d) => d.eventType === 'message.status' && d.url === replyUrl && (d.payload as any).to === EXAMPLE_DATA.demoPhone,
+			);
+			// ... whose reply's "delivered" comes back to the same URL: acknowledged, nothing started
+			expect(statuses.length).toBeGreaterThanOrEqual(1);
+			expect(statuses.every((d) => d.status === 200)).toBe(true);
+			expect(await settledCount(replyId)).toBe(before + 1);
+			expect(res.from).toBe(EXAMPLE_DATA.demoPhone);
+		} finally {
+			await sandbox.setWebhook(statusUrl, statusHeaders);
+		}
+	});
+});
