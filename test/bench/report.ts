@@ -192,10 +192,12 @@ export function renderTable(r: BenchResults): string {
 	lines.push('', `Machine: ${machineLine(r)}`);
 	for (const s of Object.values(r.sends)) {
 		lines.push('', `${s.title}: ${s.items} items, medians of ${r.config.rounds} rounds`);
-		lines.push(`  ${pad('variant', 36)} ${pad('in flight', 36)} ${lpad('items/s', 9)} ${lpad('node ms', 8)} ${lpad('peak MB', 8)}  check`);
+		const lw = Math.max(7, ...s.rows.map((row) => row.label.length));
+		const fw = Math.max(9, ...s.rows.map((row) => row.inFlight.length));
+		lines.push(`  ${pad('variant', lw)}  ${pad('in flight', fw)} ${lpad('items/s', 9)} ${lpad('node ms', 8)} ${lpad('peak MB', 8)}  check`);
 		for (const row of s.rows) {
 			lines.push(
-				`  ${pad(row.label, 36)} ${pad(row.inFlight, 36)} ${lpad(n0(row.itemsPerSecond), 9)} ${lpad(n0(row.ms), 8)} ${lpad(row.peakMemoryMb === undefined ? '–' : String(row.peakMemoryMb), 8)}  ${row.allValid ? 'ok' : 'INVALID'}`,
+				`  ${pad(row.label, lw)}  ${pad(row.inFlight, fw)} ${lpad(n0(row.itemsPerSecond), 9)} ${lpad(n0(row.ms), 8)} ${lpad(row.peakMemoryMb === undefined ? '–' : String(row.peakMemoryMb), 8)}  ${row.allValid ? 'ok' : 'INVALID'}`,
 			);
 		}
 		lines.push(`  a/b (node/HTTP, defaults) ${n2(s.ratios.nodeOverHttp)}   both all at once ${n2(s.ratios.nodeAllOverHttp)}   a/c (node/plain, ${r.config.concurrency} in flight) ${n2(s.ratios.nodeOverPlain)}`);

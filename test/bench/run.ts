@@ -56,7 +56,7 @@ interface Config {
 
 const HELP = `npm run bench [-- options]    (each option also as an environment variable)
   --items=N                 BENCH_ITEMS                items per send execution (2000)
-  --deliveries=M            BENCH_DELIVERIES           webhook deliveries per run (2000)
+  --deliveries=M            BENCH_DELIVERIES           webhook deliveries per run (1000)
   --rounds=R                BENCH_ROUNDS               rounds; medians are reported (3)
   --concurrency=C           BENCH_CONCURRENCY          requests in flight for the plain loop, and the
                                                        node's default it is compared with (10)
@@ -96,7 +96,7 @@ function readConfig(argv: string[]): Config {
 	}
 	return {
 		items: int('items', 'BENCH_ITEMS', 2000),
-		deliveries: int('deliveries', 'BENCH_DELIVERIES', 2000),
+		deliveries: int('deliveries', 'BENCH_DELIVERIES', 1000),
 		rounds: int('rounds', 'BENCH_ROUNDS', 3),
 		concurrency: int('concurrency', 'BENCH_CONCURRENCY', 10),
 		webhookConcurrency: int('webhook-concurrency', 'BENCH_WEBHOOK_CONCURRENCY', 20),
@@ -759,6 +759,27 @@ async function main(): Promise<void> {
 			results.targets.push(
 				{ name: 'webhooks: this trigger / Webhook node >= 1.0', value: w.ratios.triggerOverWebhook, met: w.ratios.triggerOverWebhook >= 1.0 },
 				{ name: 'webhooks: nothing lost (every delivery accepted, one successful execution each)', value: lost ? 1 : 0, met: lost },
+			);
+		}
+		// Where the time goes when a target is missed (measured with --profile, see the README).
+		const vmEngine = !cfg.expressionEngine || cfg.expressionEngine === 'vm';
+		if (results.targets.some((t) => /plain loop/.test(t.name) && !t.met)) {
+			results.notes.push(
+				'Sends vs the plain loop: inside n8n every item pays costs the plain loop does not. Each expression parameter ' +
+					'(here `{{ $json.to }}` and `{{ $json.text }}`) is evaluated by n8n' +
+					(vmEngine ? "'s isolated-vm expression engine (2.x default)" : "'s expression engine") +
+					"; n8n resolves the credential's `Bearer {{$credentials.apiKey}}` header through the same engine for every request " +
+					"(credentials-helper `authenticate`); and the request goes through n8n's outbound HTTP stack (axios, follow-redirects, " +
+					"proxy agent). The HTTP Request node pays the same (and reads and decrypts the credential for every item on top). " +
+					"This package's own code (runner, handler, transport) is under 1 % of n8n's CPU time in `--profile`.",
+			);
+		}
+		if (vmEngine && results.targets.some((t) => /Webhook node/.test(t.name) && !t.met)) {
+			results.notes.push(
+				"Webhooks: n8n 2.41 skips the expression isolate of the webhook phase only for its own Webhook node " +
+					'(`LiveWebhooks.webhookPhaseNeedsIsolate` checks the node type). Every other trigger, this one included, makes it ' +
+					'create and dispose an isolated-vm isolate per request (expression pool size 1), on top of the one each execution ' +
+					'gets: about twice the isolate work per delivery. Run with `--expression-engine=legacy` to see the receivers without it.',
 			);
 		}
 		results.durationSeconds = Math.round((Date.now() - started) / 1000);
