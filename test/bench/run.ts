@@ -695,6 +695,8 @@ async function main(): Promise<void> {
 				rows,
 				ratios: {
 					nodeOverHttp: by('node') / by('http'),
+					// The strictest comparison: against the faster of the HTTP Request node's body modes.
+					nodeOverFastestHttp: by('node') / Math.max(by('http'), by('httpJson') || 0),
 					nodeAllOverHttp: by('nodeAll') / by('http'),
 					nodeOverPlain: by('node') / by('plain'),
 				},
@@ -749,7 +751,11 @@ async function main(): Promise<void> {
 			const s = results.sends[op];
 			const valid = s.rows.every((r) => r.allValid);
 			results.targets.push(
-				{ name: `${op}: this node / HTTP Request >= 1.0`, value: s.ratios.nodeOverHttp, met: valid && s.ratios.nodeOverHttp >= 1.0 },
+				{
+					name: `${op}: this node / HTTP Request (its faster body mode) >= 1.0`,
+					value: s.ratios.nodeOverFastestHttp,
+					met: valid && s.ratios.nodeOverFastestHttp >= 1.0,
+				},
 				{ name: `${op}: this node / plain loop >= 0.8`, value: s.ratios.nodeOverPlain, met: valid && s.ratios.nodeOverPlain >= 0.8 },
 			);
 		}
