@@ -78,7 +78,7 @@ describe('the editor in headless Chromium', () => {
 			await shot('editor-node-creator-trigger.png');
 			// the entry carries the package's app icon (n8n lists a trigger under its app's icon), loaded
 			const triggerIcons = await page.locator('[data-test-id=node-creator] img[src*="/icons/n8n-nodes-timeline-navigation/"]').evaluateAll((imgs) =>
-				imgs.map((i) => (i as HTMLImageElement).naturalWidth),
+				imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth),
 			);
 			expect(triggerIcons.length).toBeGreaterThan(0);
 			for (const w of triggerIcons) expect(w).toBeGreaterThan(0);
@@ -98,7 +98,7 @@ describe('the editor in headless Chromium', () => {
 
 			// the creator shows the action node's own icon (an SVG file served by n8n), loaded
 			const icons = await page.locator('img[src*="timelineNavigation.svg"], img[src*="timelineNavigation.dark.svg"]').evaluateAll((imgs) =>
-				imgs.map((i) => ({ src: (i as HTMLImageElement).src, w: (i as HTMLImageElement).naturalWidth })),
+				imgs.map((i) => ({ src: (i as unknown as { src: string }).src, w: (i as unknown as { naturalWidth: number }).naturalWidth })),
 			);
 			expect(icons.length).toBeGreaterThanOrEqual(1);
 			for (const icon of icons) expect(icon.w).toBeGreaterThan(0);
@@ -114,7 +114,7 @@ describe('the editor in headless Chromium', () => {
 				await expect(ndv.getByText(label, { exact: true }).first().isVisible()).resolves.toBe(true);
 			}
 			// the chosen resource and operation, and the node's own icon in the header
-			const selected = await ndv.locator('input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+			const selected = await ndv.locator('input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
 			expect(selected).toEqual(expect.arrayContaining(['Message', 'Send Template']));
 			await expect(page.locator('img[src*="/icons/n8n-nodes-timeline-navigation/"]').count()).resolves.toBeGreaterThan(0);
 			const file = await shot('editor-send-template.png');
