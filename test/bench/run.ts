@@ -18,6 +18,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 import { SandboxClient } from '../sandbox/client';
 import { CREDENTIAL_TYPES, freePort, startN8n, type N8nInstance, type StoredCredential } from '../n8n/instance';
@@ -138,7 +139,8 @@ interface SandboxProcess {
 
 async function startSandboxProcess(): Promise<SandboxProcess> {
 	const child: ChildProcess = fork(path.join(__dirname, 'sandbox-process.ts'), [], {
-		execArgv: ['--import', 'tsx'],
+		// tsx's loader by path, so it resolves whatever the working directory is.
+		execArgv: ['--import', pathToFileURL(require.resolve('tsx')).href],
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
 	const info = await new Promise<{ url: string; timelineKey: string; messagingKey: string }>((resolve, reject) => {
