@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 // n8n-core writes an encryption key into the user folder: keep it out of the home folder.
+// jest's global setup provides one for the run (and removes it); this covers other callers.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-harness-'));
 // n8n-core logs every failed request; tests assert on errors themselves.
 process.env.N8N_LOG_LEVEL ??= 'silent';
