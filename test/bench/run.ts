@@ -57,7 +57,7 @@ interface Config {
 
 const HELP = `npm run bench [-- options]    (each option also as an environment variable)
   --items=N                 BENCH_ITEMS                items per send execution (2000)
-  --deliveries=M            BENCH_DELIVERIES           webhook deliveries per run (1000)
+  --deliveries=M            BENCH_DELIVERIES           webhook deliveries per run (2000)
   --rounds=R                BENCH_ROUNDS               rounds; medians are reported (3)
   --concurrency=C           BENCH_CONCURRENCY          requests in flight for the plain loop, and the
                                                        node's default it is compared with (10)
@@ -97,7 +97,7 @@ function readConfig(argv: string[]): Config {
 	}
 	return {
 		items: int('items', 'BENCH_ITEMS', 2000),
-		deliveries: int('deliveries', 'BENCH_DELIVERIES', 1000),
+		deliveries: int('deliveries', 'BENCH_DELIVERIES', 2000),
 		rounds: int('rounds', 'BENCH_ROUNDS', 3),
 		concurrency: int('concurrency', 'BENCH_CONCURRENCY', 10),
 		webhookConcurrency: int('webhook-concurrency', 'BENCH_WEBHOOK_CONCURRENCY', 20),
