@@ -5,25 +5,8 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { checkEvent, readJsonObject, REQUIRED_FIELDS } from '../nodes/TimelineNavigationTrigger/events';
 import { hostTrigger, type HostedTrigger } from './harness';
+import { inbound, status } from './trigger-payloads';
 
-const inbound = {
-	event_type: 'message.inbound',
-	message_id: 'msg_in_1',
-	conversation_id: 'conv_1',
-	channel: 'chatapp',
-	from: '+14155550123',
-	text: 'Hello',
-	timestamp: '2030-05-01T08:30:00.000Z',
-};
-const status = {
-	event_type: 'message.status',
-	message_id: 'msg_1',
-	conversation_id: 'conv_1',
-	channel: 'chatapp',
-	to: '+14155550123',
-	status: 'delivered',
-	timestamp: '2030-05-01T08:30:00.000Z',
-};
 
 let calls = 0;
 let starts = 0;

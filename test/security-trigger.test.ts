@@ -4,19 +4,11 @@
 import fc from 'fast-check';
 import { checkBasicAuth, checkHeaderSecret } from '../nodes/TimelineNavigationTrigger/authentication';
 import { hostTrigger, type HostedTrigger } from './harness';
+import { inbound } from './trigger-payloads';
 
 const SECRET = 'wh_secret_7c1d9e0b2a4f6e8d';
 const USER = 'svc';
 const PASSWORD = 'p4ss:word_1b3d5f';
-const inbound = {
-	event_type: 'message.inbound',
-	message_id: 'msg_in_1',
-	conversation_id: 'conv_1',
-	channel: 'chatapp',
-	from: '+14155550123',
-	text: 'Hello',
-	timestamp: '2030-05-01T08:30:00.000Z',
-};
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 let header: HostedTrigger;

@@ -13,28 +13,11 @@ import {
 import { getPackage, hostTrigger, TRIGGER_NODE_TYPE, type HostedTrigger, type HostTriggerOptions } from './harness';
 import { buildAdditionalDataForTests } from './harness/additionalData';
 import { createCredentialsHelper } from './harness/run';
+import { inbound, status } from './trigger-payloads';
 
 const HOUR_MS = 60 * 60 * 1000;
 const STATIC_KEY = 'node:Timeline Navigation Trigger';
 
-const inbound = {
-	event_type: 'message.inbound',
-	message_id: 'msg_in_1',
-	conversation_id: 'conv_1',
-	channel: 'chatapp',
-	from: '+14155550123',
-	text: 'Hello',
-	timestamp: '2030-05-01T08:30:00.000Z',
-};
-const status = {
-	event_type: 'message.status',
-	message_id: 'msg_1',
-	conversation_id: 'conv_1',
-	channel: 'chatapp',
-	to: '+14155550123',
-	status: 'delivered',
-	timestamp: '2030-05-01T08:30:00.000Z',
-};
 
 let trigger: HostedTrigger | undefined;
 afterEach(async () => {
