@@ -40,19 +40,24 @@ export const nodeVersions = () => ({
 export const HTTP_REQUEST_VERSION = 4.5;
 export const WEBHOOK_VERSION = 2.1;
 
+/** n8n's Webhook node on POST `path`, with the given response settings. */
+function webhookNode(path: string, response: Record<string, unknown>): Record<string, unknown> {
+	return {
+		id: randomUUID(),
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: WEBHOOK_VERSION,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters: { httpMethod: 'POST', path, ...response, options: {} },
+	};
+}
+
 function sendWorkflow(name: string, path: string, node: Record<string, unknown>): WorkflowJson {
 	return {
 		name,
 		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: WEBHOOK_VERSION,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'noData', options: {} },
-			},
+			webhookNode(path, { responseMode: 'lastNode', responseData: 'noData' }),
 			{
 				id: randomUUID(),
 				name: 'Split Out',
@@ -171,15 +176,7 @@ export function webhookNodeWorkflow(name: string, path: string): WorkflowJson {
 	return {
 		name,
 		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: WEBHOOK_VERSION,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-			},
+			webhookNode(path, { responseMode: 'onReceived' }),
 		],
 		connections: {},
 		settings: { executionOrder: 'v1' },

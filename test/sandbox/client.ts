@@ -21,22 +21,7 @@ import type {
 	WebhookDelivery,
 } from './types';
 
-export type {
-	ClockState,
-	ContactFields,
-	FaultSpec,
-	FaultState,
-	InboundWebhookPayload,
-	RecordedRequest,
-	RequestFilter,
-	SandboxConfig,
-	SeededEvent,
-	StoredMessage,
-	Template,
-	TemplateSpec,
-	WebhookConfig,
-	WebhookDelivery,
-};
+export type * from './types';
 
 export class SandboxClient {
 	private readonly http: AxiosInstance;
