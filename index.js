@@ -4,9 +4,9 @@
 module.exports = {
 	TimelineNavigation: require('./dist/nodes/TimelineNavigation/TimelineNavigation.node.js')
 		.TimelineNavigation,
-	TimelineNavigationTrigger:
-		require('./dist/nodes/TimelineNavigationTrigger/TimelineNavigationTrigger.node.js')
-			.TimelineNavigationTrigger,
+	ChatAppMessagingTrigger:
+		require('./dist/nodes/ChatAppMessagingTrigger/ChatAppMessagingTrigger.node.js')
+			.ChatAppMessagingTrigger,
 	TimelineNavigationApi: require('./dist/credentials/TimelineNavigationApi.credentials.js')
 		.TimelineNavigationApi,
 	ChatAppMessagingApi: require('./dist/credentials/ChatAppMessagingApi.credentials.js')

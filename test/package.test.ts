@@ -9,8 +9,8 @@ describe('the built package, loaded the way n8n loads a community package', () =
 		const pkg = await getPackage();
 		expect(pkg.packageName).toBe('n8n-nodes-timeline-navigation');
 		expect(pkg.nodeTypeNames.sort()).toEqual([
+			'n8n-nodes-timeline-navigation.chatAppMessagingTrigger',
 			'n8n-nodes-timeline-navigation.timelineNavigation',
-			'n8n-nodes-timeline-navigation.timelineNavigationTrigger',
 		]);
 		const action = NodeHelpers.getVersionedNodeType(
 			pkg.nodeTypes.getByName('n8n-nodes-timeline-navigation.timelineNavigation'),
@@ -18,7 +18,7 @@ describe('the built package, loaded the way n8n loads a community package', () =
 		expect(action.usableAsTool).toBe(true);
 		expect(action.codex?.alias).toEqual(expect.arrayContaining(['time travel', 'chat']));
 		const trigger = NodeHelpers.getVersionedNodeType(
-			pkg.nodeTypes.getByName('n8n-nodes-timeline-navigation.timelineNavigationTrigger'),
+			pkg.nodeTypes.getByName('n8n-nodes-timeline-navigation.chatAppMessagingTrigger'),
 		).description;
 		expect(trigger.usableAsTool).toBeFalsy();
 		expect(trigger.inputs).toEqual([]);
@@ -39,11 +39,11 @@ describe('the built package, loaded the way n8n loads a community package', () =
 		const exported = await import(join(PROJECT_ROOT, entry));
 		expect(Object.keys(exported).filter((key) => key !== 'default').sort()).toEqual([
 			'ChatAppMessagingApi',
+			'ChatAppMessagingTrigger',
 			'ChatAppWebhookBasicAuthApi',
 			'ChatAppWebhookHeaderAuthApi',
 			'TimelineNavigation',
 			'TimelineNavigationApi',
-			'TimelineNavigationTrigger',
 		]);
 		expect(new exported.TimelineNavigation().description.name).toBe('timelineNavigation');
 	});

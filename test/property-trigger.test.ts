@@ -3,7 +3,7 @@
 // (never 500), and a workflow starts exactly when the payload is a valid event.
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { checkEvent, readJsonObject, REQUIRED_FIELDS } from '../nodes/TimelineNavigationTrigger/events';
+import { checkEvent, readJsonObject, REQUIRED_FIELDS } from '../nodes/ChatAppMessagingTrigger/events';
 import { hostTrigger, type HostedTrigger } from './harness';
 import { inbound, status } from './trigger-payloads';
 

@@ -137,7 +137,7 @@ describe('wrong keys', () => {
 describe('the package itself', () => {
 	it('the node descriptions and the requests the sandbox logged hold no key', async () => {
 		const pkg = await getPackage();
-		for (const type of [NODE_TYPE, 'n8n-nodes-timeline-navigation.timelineNavigationTrigger']) {
+		for (const type of [NODE_TYPE, 'n8n-nodes-timeline-navigation.chatAppMessagingTrigger']) {
 			const description = NodeHelpers.getVersionedNodeType(pkg.nodeTypes.getByName(type)).description;
 			expectNoSecret(description, ctx.sandbox.timelineKey, ctx.sandbox.messagingKey);
 		}

@@ -2,7 +2,7 @@
 // an attacker tries (generated), the answer never repeats the secret, and the comparison
 // takes as long whether a guess is wrong at its first or its last character.
 import fc from 'fast-check';
-import { checkBasicAuth, checkHeaderSecret } from '../nodes/TimelineNavigationTrigger/authentication';
+import { checkBasicAuth, checkHeaderSecret } from '../nodes/ChatAppMessagingTrigger/authentication';
 import { hostTrigger, type HostedTrigger } from './harness';
 import { inbound } from './trigger-payloads';
 

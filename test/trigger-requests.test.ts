@@ -16,7 +16,7 @@ import { createCredentialsHelper } from './harness/run';
 import { inbound, status } from './trigger-payloads';
 
 const HOUR_MS = 60 * 60 * 1000;
-const STATIC_KEY = 'node:Timeline Navigation Trigger';
+const STATIC_KEY = 'node:Chat-App Messaging Trigger';
 
 
 let trigger: HostedTrigger | undefined;
@@ -232,7 +232,7 @@ describe('webhook lifecycle: nothing to register remotely, and it says so', () =
 		const nodeType = pkg.nodeTypes.getByNameAndVersion(TRIGGER_NODE_TYPE, 1);
 		const node = {
 			id: 'trigger',
-			name: 'Timeline Navigation Trigger',
+			name: 'Chat-App Messaging Trigger',
 			type: TRIGGER_NODE_TYPE,
 			typeVersion: 1,
 			position: [0, 0] as [number, number],
@@ -267,7 +267,7 @@ describe('webhook lifecycle: nothing to register remotely, and it says so', () =
 		expect(await methods.checkExists.call(context)).toBe(false);
 		expect(await methods.create.call(context)).toBe(true);
 		expect(logged[0]).toBe(
-			"Timeline Navigation Trigger listens at http://127.0.0.1:5678/webhook/f00d/chat-app. The messaging service has no API to set its webhook: paste this URL in the account's webhook setting in the messaging dashboard.",
+			"Chat-App Messaging Trigger listens at http://127.0.0.1:5678/webhook/f00d/chat-app. The messaging service has no API to set its webhook: paste this URL in the account's webhook setting in the messaging dashboard.",
 		);
 		expect(await methods.delete.call(context)).toBe(true);
 		expect(logged[1]).toMatch(/stopped listening at http:\/\/127\.0\.0\.1:5678\/webhook\/f00d\/chat-app\. The messaging dashboard still points there/);
@@ -283,6 +283,6 @@ describe('node description', () => {
 		]);
 		expect(description.usableAsTool).toBeUndefined();
 		expect(description.inputs).toEqual([]);
-		expect(description.codex?.alias).toEqual(expect.arrayContaining(['chat', 'message', 'webhook']));
+		expect(description.codex?.alias).toEqual(expect.arrayContaining(['chat', 'messaging', 'webhook']));
 	});
 });

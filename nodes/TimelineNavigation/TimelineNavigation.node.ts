@@ -35,15 +35,15 @@ const handlers: Record<string, ResourceHandlers> = {
 
 export class TimelineNavigation implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Timeline Navigation',
+		displayName: 'Timeline Navigation & Chat-App Messaging',
 		name: 'timelineNavigation',
 		icon: { light: 'file:timelineNavigation.svg', dark: 'file:timelineNavigation.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Travel in time, set anchors, pause, fast-forward and rewind, watch events and timelines, and send chat-app messages',
-		defaults: { name: 'Timeline Navigation' },
+			'Drive the Timeline Navigation service (travel, anchors, pause, fast-forward, rewind, events, timelines) and send Chat-App messages (templates, text, media, location) and check their delivery',
+		defaults: { name: 'Timeline Navigation & Chat-App Messaging' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

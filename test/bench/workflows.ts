@@ -30,8 +30,8 @@ function defaultVersionOf(file: string, className: string, override?: string): n
 export const nodeVersions = () => ({
 	action: defaultVersionOf('TimelineNavigation/TimelineNavigation.node.js', 'TimelineNavigation', process.env.BENCH_ACTION_VERSION),
 	trigger: defaultVersionOf(
-		'TimelineNavigationTrigger/TimelineNavigationTrigger.node.js',
-		'TimelineNavigationTrigger',
+		'ChatAppMessagingTrigger/ChatAppMessagingTrigger.node.js',
+		'ChatAppMessagingTrigger',
 		process.env.BENCH_TRIGGER_VERSION,
 	),
 });

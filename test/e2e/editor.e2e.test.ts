@@ -69,10 +69,10 @@ describe('the editor in headless Chromium', () => {
 
 			// An empty workflow first asks for a trigger: the trigger node is listed there (n8n
 			// drops " Trigger" from its name in this list), found by name and by its alias.
-			const TRIGGER_TEXT = 'Starts the workflow when the chat-app messaging service';
+			const TRIGGER_TEXT = 'Starts the workflow when the Chat-App Messaging service';
 			const itemsWith = (text: string) => page.locator('[data-test-id=node-creator]').getByText(text);
 			for (const term of ['Timeline', 'chat']) {
-				expect(await searchCreator(term)).toContain('Timeline Navigation');
+				expect(await searchCreator(term)).toContain('Timeline Navigation & Chat-App Messaging');
 				await expect(itemsWith(TRIGGER_TEXT).count()).resolves.toBeGreaterThan(0);
 			}
 			await shot('editor-node-creator-trigger.png');
@@ -92,7 +92,7 @@ describe('the editor in headless Chromium', () => {
 			await page.locator('[data-test-id=node-creator-plus-button]').click();
 			// n8n lists the package once, as an app whose actions and triggers open on click
 			for (const term of ['Timeline', 'chat']) {
-				expect(await searchCreator(term)).toContain('Timeline Navigation');
+				expect(await searchCreator(term)).toContain('Timeline Navigation & Chat-App Messaging');
 			}
 			await shot('editor-node-creator-action.png');
 
@@ -104,7 +104,7 @@ describe('the editor in headless Chromium', () => {
 			for (const icon of icons) expect(icon.w).toBeGreaterThan(0);
 
 			// open the action node's actions and choose Message → Send Template
-			await page.locator('[data-test-id=node-creator-item-name]', { hasText: /^Timeline Navigation$/ }).first().click();
+			await page.locator('[data-test-id=node-creator-item-name]', { hasText: /^Timeline Navigation & Chat-App Messaging$/ }).first().click();
 			await page.getByText('Send a template message', { exact: true }).first().click();
 
 			// the node details view with the operation's typed fields

@@ -1,6 +1,6 @@
 /**
  * The full webhook loop in real n8n: the sandbox (standing in for the messaging service) posts
- * its webhooks to the production URL of a published workflow with the Timeline Navigation
+ * its webhooks to the production URL of a published workflow with the Chat-App Messaging
  * Trigger; n8n starts the workflow, which answers through the action node; the sandbox receives
  * the answer. Covers the two trigger examples, repeated deliveries, a wrong secret, and the
  * trigger's repeat memory (workflow static data) across executions.

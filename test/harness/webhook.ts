@@ -36,7 +36,7 @@ import { buildAdditionalDataForTests } from './additionalData';
 import type { StoredCredential } from './credentials';
 import { createCredentialsHelper, getPackage } from './run';
 
-export const TRIGGER_NODE_TYPE = 'n8n-nodes-timeline-navigation.timelineNavigationTrigger';
+export const TRIGGER_NODE_TYPE = 'n8n-nodes-timeline-navigation.chatAppMessagingTrigger';
 
 export interface HostTriggerOptions {
 	/** Full node type; default: this package's trigger. */
@@ -202,7 +202,7 @@ export async function hostTrigger(options: HostTriggerOptions = {}): Promise<Hos
 	const webhookId = options.webhookId ?? 'a1b2c3d4-0000-4000-8000-000000000001';
 	const node: INode = {
 		id: 'trigger',
-		name: options.name ?? 'Timeline Navigation Trigger',
+		name: options.name ?? 'Chat-App Messaging Trigger',
 		type,
 		typeVersion,
 		position: [0, 0],

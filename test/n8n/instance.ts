@@ -33,7 +33,7 @@ export const PACKAGE_NAME: string = JSON.parse(
 ).name;
 export const NODE_TYPES = {
 	action: `${PACKAGE_NAME}.timelineNavigation`,
-	trigger: `${PACKAGE_NAME}.timelineNavigationTrigger`,
+	trigger: `${PACKAGE_NAME}.chatAppMessagingTrigger`,
 } as const;
 export const CREDENTIAL_TYPES = {
 	timeline: 'timelineNavigationApi',

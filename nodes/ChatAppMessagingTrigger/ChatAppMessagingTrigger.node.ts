@@ -67,20 +67,24 @@ async function checkCaller(this: IWebhookFunctions): Promise<AuthVerdict> {
 	return { ok: true };
 }
 
-export class TimelineNavigationTrigger implements INodeType {
+export class ChatAppMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Timeline Navigation Trigger',
-		name: 'timelineNavigationTrigger',
+		displayName: 'Chat-App Messaging Trigger',
+		name: 'chatAppMessagingTrigger',
 		icon: {
-			light: 'file:timelineNavigationTrigger.svg',
-			dark: 'file:timelineNavigationTrigger.dark.svg',
+			light: 'file:chatAppMessagingTrigger.svg',
+			dark: 'file:chatAppMessagingTrigger.dark.svg',
 		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"On " + [].concat($parameter["events"]).join(" and ")}}',
 		description:
-			'Starts the workflow when the chat-app messaging service reports a delivery status or an inbound message',
-		defaults: { name: 'Timeline Navigation Trigger' },
+			'Starts the workflow when the Chat-App Messaging service reports an inbound message or a delivery status',
+		defaults: { name: 'Chat-App Messaging Trigger' },
+		eventTriggerDescription:
+			'Waiting for the Chat-App Messaging service: write to your chat-app number, or send a message and wait for its delivery status',
+		activationMessage:
+			'The workflow now starts when the Chat-App Messaging service posts an inbound message or a delivery status to the Production URL. Paste that URL in the messaging dashboard.',
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
@@ -143,13 +147,13 @@ export class TimelineNavigationTrigger implements INodeType {
 					throw new NodeOperationError(this.getNode(), 'n8n did not provide a webhook URL for this trigger');
 				}
 				this.logger.info(
-					`Timeline Navigation Trigger listens at ${url}. The messaging service has no API to set its webhook: paste this URL in the account's webhook setting in the messaging dashboard.`,
+					`Chat-App Messaging Trigger listens at ${url}. The messaging service has no API to set its webhook: paste this URL in the account's webhook setting in the messaging dashboard.`,
 				);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				this.logger.info(
-					`Timeline Navigation Trigger stopped listening at ${this.getNodeWebhookUrl('default') ?? 'its webhook URL'}. The messaging dashboard still points there: remove or change the URL there, or the service's deliveries will fail.`,
+					`Chat-App Messaging Trigger stopped listening at ${this.getNodeWebhookUrl('default') ?? 'its webhook URL'}. The messaging dashboard still points there: remove or change the URL there, or the service's deliveries will fail.`,
 				);
 				return true;
 			},
