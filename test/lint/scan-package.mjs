@@ -3,8 +3,9 @@
 // community-scan.mjs), plus one check the scanner lacks: the tarball holds only what users
 // need (dist/, package.json, README.md, LICENSE) and does hold the built nodes.
 //
-//   node test/lint/scan-package.mjs              pack the project (after `npm run build`), scan both legs
-//   node test/lint/scan-package.mjs <file.tgz>   scan a tarball packed elsewhere (tarball leg only)
+//   node test/lint/scan-package.mjs                 pack the project (after `npm run build`), scan both legs
+//   node test/lint/scan-package.mjs <file.tgz>      scan a tarball packed elsewhere (tarball leg only)
+//   node test/lint/scan-package.mjs --source <dir>  scan a source folder (source leg only)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,20 +13,20 @@ import { join, resolve } from 'node:path';
 import { loadScanner, scanLeg } from './community-scan.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
-const givenTarball = process.argv[2] ? resolve(process.argv[2]) : undefined;
+const [first, second] = process.argv.slice(2);
+const givenSource = first === '--source' ? resolve(second) : undefined;
+const givenTarball = first && !givenSource ? resolve(first) : undefined;
 const workDir = mkdtempSync(join(tmpdir(), 'scan-package-'));
 const { scanner, dispose } = await loadScanner();
 const problems = [];
 
-/** What `tar -tzf` lists, without the `package/` prefix npm puts before every path. */
-function tarballFiles(tarball) {
-	return execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
-		.split('\n')
-		.filter((line) => line && !line.endsWith('/'))
-		.map((line) => line.replace(/^package\//, ''));
+function report(leg) {
+	console.log(`scan-package: n8n scanner, ${leg.leg} leg: ${leg.passed ? 'passed' : 'FAILED'}`);
+	if (!leg.passed) problems.push(`${leg.leg} leg: ${leg.message}\n${leg.details ?? ''}`);
 }
 
-try {
+/** The project packed (or the given tarball): its contents, then the scanner's legs. */
+async function scanTarball() {
 	let tarball = givenTarball;
 	if (!tarball) {
 		const packOutput = execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], {
@@ -44,13 +45,25 @@ try {
 
 	const extracted = join(workDir, 'package');
 	execFileSync('tar', ['-xzf', tarball, '-C', workDir]);
-	const legs = givenTarball ? [] : [await scanLeg(scanner, 'source', root)];
-	legs.push(await scanLeg(scanner, 'tarball', extracted));
-	for (const leg of legs) {
-		console.log(`scan-package: n8n scanner, ${leg.leg} leg: ${leg.passed ? 'passed' : 'FAILED'}`);
-		if (!leg.passed) problems.push(`${leg.leg} leg: ${leg.message}\n${leg.details ?? ''}`);
-	}
+	if (!givenTarball) report(await scanLeg(scanner, 'source', root));
+	report(await scanLeg(scanner, 'tarball', extracted));
 	console.log(`scan-package: ${files.length} files in ${tarball.split('/').pop()}, ${problems.length} problems`);
+}
+
+/** What `tar -tzf` lists, without the `package/` prefix npm puts before every path. */
+function tarballFiles(tarball) {
+	return execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+		.split('\n')
+		.filter((line) => line && !line.endsWith('/'))
+		.map((line) => line.replace(/^package\//, ''));
+}
+
+try {
+	if (givenSource) {
+		report(await scanLeg(scanner, 'source', givenSource));
+	} else {
+		await scanTarball();
+	}
 } finally {
 	rmSync(workDir, { recursive: true, force: true });
 	dispose();

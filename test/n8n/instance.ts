@@ -79,6 +79,8 @@ export interface StartN8nOptions {
 	readyTimeoutMs?: number;
 	/** Which n8n (default 2.41.1 on Node 24; see runtime.ts). */
 	runtime?: N8nRuntime;
+	/** Create a public API key (default true; n8n 1.x in its test mode has no public API). */
+	publicApiKey?: boolean;
 }
 
 export interface CredentialInput {
@@ -494,7 +496,7 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 			if (Date.now() > deadline) throw new Error(`n8n not ready in time; log tail:\n${readTail()}`);
 			try {
 				const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-				if (res.ok) break;
+				if (res.ok && (await restApiServed(url))) break;
 			} catch {
 				// not listening yet
 			}
@@ -507,7 +509,7 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 		const session = await ownerSession(url, owner);
 
 		// 3. Public API key (one per label: earlier ones from a persistent folder are replaced).
-		const apiKey = await createApiKey(url, session);
+		const apiKey = opts.publicApiKey === false ? '' : await createApiKey(url, session);
 
 		const info: N8nConnectionInfo = {
 			url,
@@ -529,6 +531,15 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 		await stop();
 		throw err;
 	}
+}
+
+/**
+ * Whether the REST API answers. n8n 1.x reports ready once migrations are done, a moment before
+ * its REST controllers are registered (2.x waits for them); until then `/rest/*` is a 404 page.
+ */
+async function restApiServed(url: string): Promise<boolean> {
+	const res = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(2000) });
+	return res.ok && (res.headers.get('content-type') ?? '').includes('json');
 }
 
 /** The environment of a quiet, loopback-only n8n (see ../shared/notes/real-n8n.md). */
@@ -565,6 +576,7 @@ export function n8nEnv(o: {
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_LOG_OUTPUT: 'console',
 		N8N_LOG_LEVEL: 'info',
+		...(o.runtime ?? N8N_2).serverEnv,
 		...(o.extra ?? {}),
 	}, o.runtime);
 }

