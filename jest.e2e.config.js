@@ -24,6 +24,9 @@ const projects = [
 		displayName: 'n8n 1.123',
 		testMatch: CORE.map((name) => `**/${name}.e2e.test.ts`),
 		globals: { E2E_N8N: '1.123' },
+		// jest runs a global setup file once however many projects name it: one file each
+		globalSetup: '<rootDir>/test/e2e/globalSetup.n8n-1.ts',
+		globalTeardown: '<rootDir>/test/e2e/globalTeardown.n8n-1.ts',
 	},
 ];
 

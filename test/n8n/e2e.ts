@@ -128,6 +128,8 @@ export async function teardownE2e(runtime: N8nRuntime = N8N_2): Promise<void> {
 	const sandbox = state.sandbox;
 	state.n8n = undefined;
 	state.sandbox = undefined;
+	// a later run that skipped its setup must not find this run's (stopped) instance
+	fs.rmSync(e2eFile(runtime, 'env', 'json'), { force: true });
 	try {
 		await n8n?.stop();
 	} finally {

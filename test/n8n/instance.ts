@@ -340,17 +340,23 @@ export function wireCredentials(workflow: WorkflowJson, creds: StoredCredential[
 	return copy;
 }
 
-/** Finds the JSON document n8n printed after its log lines. */
+/**
+ * Finds the JSON document n8n printed among its log lines: before it, and sometimes after it
+ * (on a busy machine the task runner's "Registered runner" line can come last).
+ */
 export function parseCliJson(stdout: string): any {
 	const lines = stdout.split('\n');
+	// where a document can end: a line that is only a closing brace or bracket
+	const ends = lines.flatMap((line, i) => (/^[}\]]\s*$/.test(line) ? [i + 1] : [])).reverse();
 	for (let i = 0; i < lines.length; i++) {
 		const t = lines[i].trimStart();
 		if (!(t.startsWith('{') || t.startsWith('['))) continue;
-		const candidate = lines.slice(i).join('\n').trim();
-		try {
-			return JSON.parse(candidate);
-		} catch {
-			// not the start of the document; keep looking
+		for (const end of [lines.length, ...ends.filter((e) => e > i)]) {
+			try {
+				return JSON.parse(lines.slice(i, end).join('\n'));
+			} catch {
+				// not this span; keep looking
+			}
 		}
 	}
 	return undefined;
