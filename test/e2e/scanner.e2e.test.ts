@@ -25,7 +25,8 @@ let tarball: string;
 
 function scan(args: string[]): { code: number | null; output: string } {
 	// without jest's NODE_ENV=test: eslint-plugin-n8n-nodes-base reads file names differently then
-	const { NODE_ENV: _test, ...env } = process.env;
+	const env = { ...process.env };
+	delete env.NODE_ENV;
 	const res = spawnSync(process.execPath, [SCAN, ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', env });
 	return { code: res.status, output: `${res.stdout}\n${res.stderr}` };
 }
