@@ -3,8 +3,9 @@
  * npm against a registry. Here the registry is a local verdaccio (no uplink) that the packed
  * package is published to, and a fresh n8n (no package copied in) has its registry setting,
  * N8N_COMMUNITY_PACKAGES_REGISTRY, pointed at it. Through the REST calls the Settings page
- * makes: install 0.1.0, the nodes load and a workflow runs against the sandbox, 0.1.1 is
- * published and the update installs it over the old one, then uninstall removes the nodes.
+ * makes: install the built version, the nodes load and a workflow runs against the sandbox; the
+ * next patch version is published and the update installs it over the old one; the page lists
+ * it (screenshot); uninstall removes the nodes.
  *
  * A registry other than registry.npmjs.org is an n8n Enterprise feature (licence feature
  * `feat:communityNodes:customRegistry`). n8n's own test mode (E2E_TESTS=true) lets its licence
@@ -30,7 +31,7 @@ import {
 	type WorkflowJson,
 } from '../n8n/instance';
 import { startRegistry, type LocalRegistry } from '../n8n/registry';
-import { ARTIFACTS_DIR } from '../n8n/runtime';
+import { ARTIFACTS_DIR, PROJECT_ROOT } from '../n8n/runtime';
 import { repack, withVersion } from '../n8n/tarball';
 import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials } from '../n8n/sandboxCredentials';
 import { env, sandbox } from './support';
@@ -41,6 +42,9 @@ const runtime = e2eRuntime();
 const CUSTOM_REGISTRY_FEATURE = 'feat:communityNodes:customRegistry';
 const log = (line: string) => process.stderr.write(line + '\n');
 const ARTIFACTS_DIR_E2E = path.join(ARTIFACTS_DIR, 'e2e');
+/** The version the project builds, and the next patch release the update test publishes. */
+const VERSION: string = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).version;
+const NEXT_VERSION = VERSION.replace(/^(\d+)\.(\d+)\.(\d+).*$/, (_, major, minor, patch) => `${major}.${minor}.${Number(patch) + 1}`);
 
 let scratch: string;
 let registry: LocalRegistry;
@@ -57,7 +61,7 @@ interface InstalledPackage {
 beforeAll(async () => {
 	scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-registry-install-'));
 	const first = packPackage(scratch);
-	const second = repack(first, path.join(scratch, `${PACKAGE_NAME}-0.1.1.tgz`), withVersion('0.1.1'));
+	const second = repack(first, path.join(scratch, `${PACKAGE_NAME}-${NEXT_VERSION}.tgz`), withVersion(NEXT_VERSION));
 	tarballs = { first, second };
 	registry = await startRegistry({ log });
 	registry.publish(tarballs.first);
@@ -107,12 +111,26 @@ async function listed(): Promise<InstalledPackage[]> {
 	return (await n8n.rest('GET', '/community-packages')).body;
 }
 
-/** Which of the package's node types the editor is served (`/types/nodes.json`, rewritten on install). */
-async function servedNodeTypes(): Promise<string[]> {
-	const res = await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } });
-	expect(res.status).toBe(200);
-	const names = ((await res.json()) as Array<{ name: string }>).map((t) => t.name);
-	return Object.values(NODE_TYPES).filter((type) => names.includes(type));
+/**
+ * Which of the package's node types the editor is served (`/types/nodes.json`). n8n rewrites that
+ * file in the background after an install, update or uninstall, so this polls (up to 20 s) until
+ * the file is complete and serves `expected`; it returns what was served last.
+ */
+async function servedNodeTypes(expected: string[]): Promise<string[]> {
+	const deadline = Date.now() + 20_000;
+	let served: string[] = [];
+	for (;;) {
+		const res = await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } });
+		expect(res.status).toBe(200);
+		try {
+			const names = ((await res.json()) as Array<{ name: string }>).map((t) => t.name);
+			served = Object.values(NODE_TYPES).filter((type) => names.includes(type));
+		} catch {
+			// caught while n8n was writing it
+		}
+		if (served.sort().join() === [...expected].sort().join() || Date.now() > deadline) return served.sort();
+		await new Promise((r) => setTimeout(r, 250));
+	}
 }
 
 function installedManifest(): { version: string } | undefined {
@@ -181,7 +199,7 @@ describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nV
 	let webhookPath: string;
 
 	test('without the registry licence feature n8n refuses to install from a registry other than npm', async () => {
-		expect(await registry.versions(PACKAGE_NAME)).toEqual(['0.1.0']);
+		expect(await registry.versions(PACKAGE_NAME)).toEqual([VERSION]);
 		expect(await listed()).toEqual([]);
 		const res = await n8n.rest('POST', '/community-packages', { name: PACKAGE_NAME, verify: false }, { allowError: true });
 		expect(res.status).toBeGreaterThanOrEqual(400);
@@ -189,17 +207,17 @@ describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nV
 		expect(installedManifest()).toBeUndefined();
 	});
 
-	test('Install: n8n fetches 0.1.0 from the registry, records it and loads both nodes', async () => {
+	test(`Install: n8n fetches ${VERSION} from the registry, records it and loads both nodes`, async () => {
 		await setLicenceFeature(CUSTOM_REGISTRY_FEATURE, true);
-		expect(await servedNodeTypes()).toEqual([]);
+		expect(await servedNodeTypes([])).toEqual([]);
 
 		const res = await n8n.rest('POST', '/community-packages', { name: PACKAGE_NAME, verify: false });
 		const installed: InstalledPackage = res.body;
 		expect(installed.packageName).toBe(PACKAGE_NAME);
-		expect(installed.installedVersion).toBe('0.1.0');
+		expect(installed.installedVersion).toBe(VERSION);
 		expect(installed.installedNodes.map((n) => n.type).sort()).toEqual(Object.values(NODE_TYPES).sort());
-		expect(installedManifest()?.version).toBe('0.1.0');
-		expect((await servedNodeTypes()).sort()).toEqual(Object.values(NODE_TYPES).sort());
+		expect(installedManifest()?.version).toBe(VERSION);
+		expect(await servedNodeTypes(Object.values(NODE_TYPES))).toEqual(Object.values(NODE_TYPES).sort());
 		// npm really asked the local registry for it
 		expect(registry.logs()).toMatch(new RegExp(`GET /${PACKAGE_NAME}\\b`));
 	});
@@ -221,14 +239,14 @@ describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nV
 		expect(run.received[0].responseStatus).toBe(200);
 	});
 
-	test('Update: 0.1.1 published to the registry installs over 0.1.0 and the node keeps running', async () => {
+	test(`Update: ${NEXT_VERSION} published to the registry installs over ${VERSION} and the node keeps running`, async () => {
 		registry.publish(tarballs.second);
-		expect((await registry.versions(PACKAGE_NAME)).sort()).toEqual(['0.1.0', '0.1.1']);
+		expect((await registry.versions(PACKAGE_NAME)).sort()).toEqual([VERSION, NEXT_VERSION].sort());
 
 		const res = await n8n.rest('PATCH', '/community-packages', { name: PACKAGE_NAME });
-		expect(res.body).toEqual(expect.objectContaining({ packageName: PACKAGE_NAME, installedVersion: '0.1.1' }));
-		expect(installedManifest()?.version).toBe('0.1.1');
-		expect((await servedNodeTypes()).sort()).toEqual(Object.values(NODE_TYPES).sort());
+		expect(res.body).toEqual(expect.objectContaining({ packageName: PACKAGE_NAME, installedVersion: NEXT_VERSION }));
+		expect(installedManifest()?.version).toBe(NEXT_VERSION);
+		expect(await servedNodeTypes(Object.values(NODE_TYPES))).toEqual(Object.values(NODE_TYPES).sort());
 
 		const run = await anchorThroughWebhook(webhookPath);
 		expect(run.status).toBe(200);
@@ -248,14 +266,14 @@ describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nV
 			await browser.page.goto(`${n8n.url}/settings/community-nodes`);
 			const { data: packages } = (await (await listing).json()) as { data: InstalledPackage[] };
 			expect(packages).toHaveLength(1);
-			expect(packages[0]).toEqual(expect.objectContaining({ packageName: PACKAGE_NAME, installedVersion: '0.1.1' }));
+			expect(packages[0]).toEqual(expect.objectContaining({ packageName: PACKAGE_NAME, installedVersion: NEXT_VERSION }));
 			expect(packages[0].installedNodes.map((n) => n.type).sort()).toEqual(Object.values(NODE_TYPES).sort());
 			expect(packages[0].failedLoading).not.toBe(true); // 2.x reports it; 1.x leaves it out
 
 			const card = browser.page.locator('[data-test-id=community-package-card]', { hasText: PACKAGE_NAME });
 			await card.waitFor();
 			const text = await card.innerText();
-			expect(text).toMatch(/v?0\.1\.1/);
+			expect(text).toContain(NEXT_VERSION);
 			for (const node of packages[0].installedNodes) expect(text).toContain(node.name);
 		} finally {
 			await browser.page.screenshot({ path: shot }).catch(() => undefined);
@@ -268,7 +286,7 @@ describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nV
 		await n8n.rest('DELETE', `/community-packages?name=${encodeURIComponent(PACKAGE_NAME)}`);
 		expect(await listed()).toEqual([]);
 		expect(installedManifest()).toBeUndefined();
-		expect(await servedNodeTypes()).toEqual([]);
+		expect(await servedNodeTypes([])).toEqual([]);
 
 		const run = await anchorThroughWebhook(webhookPath);
 		expect(run.status).not.toBe(200);
