@@ -70,26 +70,21 @@ export async function ensureChromium(log: Log = (l) => process.stderr.write(l + 
 	return CHROMIUM_BIN;
 }
 
-if (require.main === module) {
-	ensureChromium().then(
-		(bin) => console.log(bin),
-		(err) => {
-			console.error(err.message);
-			process.exit(1);
-		},
-	);
-}
-
 /** A headless Chromium with a throwaway profile; `close()` also removes the profile. */
 export async function openBrowser(log?: Log): Promise<{ page: Page; close(): Promise<void> }> {
 	const executablePath = await ensureChromium(log);
 	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-chromium-'));
-	const context = await chromium.launchPersistentContext(profile, {
-		executablePath,
-		headless: true,
-		args: CHROMIUM_ARGS,
-		viewport: { width: 1440, height: 900 },
-	});
+	const context = await chromium
+		.launchPersistentContext(profile, {
+			executablePath,
+			headless: true,
+			args: CHROMIUM_ARGS,
+			viewport: { width: 1440, height: 900 },
+		})
+		.catch((err) => {
+			fs.rmSync(profile, { recursive: true, force: true });
+			throw err;
+		});
 	const page = context.pages()[0] ?? (await context.newPage());
 	page.setDefaultTimeout(30_000);
 	return {
@@ -108,4 +103,14 @@ export async function signIn(page: Page, n8n: Pick<N8nConnectionInfo, 'url' | 'o
 	await page.locator('input[name=password]').fill(n8n.owner.password);
 	await page.getByRole('button', { name: /sign in/i }).click();
 	await page.waitForURL((u) => !u.pathname.includes('/signin'));
+}
+
+if (require.main === module) {
+	ensureChromium().then(
+		(bin) => console.log(bin),
+		(err) => {
+			console.error(err.message);
+			process.exit(1);
+		},
+	);
 }
