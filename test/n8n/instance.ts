@@ -168,6 +168,8 @@ export interface N8nInstance extends N8nClient {
 
 export interface CliResult {
 	code: number | null;
+	/** The signal that ended it, if one did. */
+	signal?: NodeJS.Signals | null;
 	stdout: string;
 	stderr: string;
 }
@@ -817,7 +819,7 @@ async function runCli(
 	args: string[],
 	timeoutMs = 120000,
 ): Promise<CliResult> {
-	const env = { ...baseEnv, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
+	const env = { ...baseEnv, ...runtime.cliEnv, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
 	return new Promise((resolve, reject) => {
 		const child = spawn(runtime.nodeBin, [runtime.n8nBin, ...args], {
 			cwd: runtime.n8nDir,
@@ -841,7 +843,7 @@ async function runCli(
 			clearTimeout(timer);
 			reject(err);
 		});
-		child.on('exit', (code) => {
+		child.on('exit', (code, signal) => {
 			clearTimeout(timer);
 			// the CLI's task runner, if it left one behind
 			if (groupAlive(child.pid!)) {
@@ -851,7 +853,7 @@ async function runCli(
 					// gone
 				}
 			}
-			resolve({ code, stdout, stderr });
+			resolve({ code, signal, stdout, stderr });
 		});
 	});
 }

