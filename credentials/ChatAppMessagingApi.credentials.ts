@@ -5,6 +5,7 @@ import type {
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
+import { BASE_URL_EXPRESSION } from '../nodes/TimelineNavigation/transport/baseUrl';
 
 export class ChatAppMessagingApi implements ICredentialType {
 	name = 'chatAppMessagingApi';
@@ -56,7 +57,7 @@ export class ChatAppMessagingApi implements ICredentialType {
 	// fails the test.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/v1$/, "")}}/v1',
+			baseURL: BASE_URL_EXPRESSION,
 			url: '/messages/n8n-credential-test',
 			method: 'GET',
 			ignoreHttpStatusErrors: true,

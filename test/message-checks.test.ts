@@ -1,9 +1,9 @@
 // Input checks of the Message resource: each fails before any request (the sandbox's request
 // log stays empty), names the field, the value and the item, and says what is expected.
 import type { IDataObject } from 'n8n-workflow';
-import { CUSTOMER, useMessagingSandbox } from './message-helpers';
+import { CUSTOMER, useSandbox } from './node-support';
 
-const ctx = useMessagingSandbox();
+const ctx = useSandbox({ resource: 'message' });
 
 const text = (extra: IDataObject = {}) => ({ operation: 'sendText', to: CUSTOMER, text: 'Hello', ...extra });
 
@@ -11,7 +11,7 @@ async function expectRejectedBeforeSending(parameters: IDataObject, message: Reg
 	const result = await ctx.run(parameters, items);
 	expect(result.error?.message).toMatch(message);
 	expect(result.output).toEqual([]);
-	expect(await ctx.apiRequests()).toEqual([]);
+	expect(await ctx.requests()).toEqual([]);
 	return result;
 }
 

@@ -1,7 +1,7 @@
 // Event resource: Monitor (GET /monitor-events) and Manipulate (POST /events).
-import { byId, sent, useTimelineSandbox } from './timeline-support';
+import { byId, sent, useSandbox } from './node-support';
 
-const t = useTimelineSandbox();
+const t = useSandbox();
 
 const monitor = (fields: Record<string, unknown>) => ({ resource: 'event', operation: 'monitor', ...fields });
 

@@ -1,8 +1,10 @@
 // Timeline resource (Group B) and the timeline picker's list search.
 import { runListSearch } from './harness';
-import { byId, NODE_CREDENTIALS, NODE_TYPE, sent, useTimelineSandbox } from './timeline-support';
+import { byId, NODE_TYPE, sent, useSandbox } from './node-support';
 
-const t = useTimelineSandbox();
+const NODE_CREDENTIALS = { timelineNavigationApi: { id: 'tl', name: 'Timeline' } };
+
+const t = useSandbox();
 
 const timeline = (operation: string, fields: Record<string, unknown> = {}) => ({ resource: 'timeline', operation, ...fields });
 const TIMELINE = { timeline_id: expect.stringMatching(/^tl_/), name: expect.any(String), description: null, created_at: expect.any(String) };

@@ -21,7 +21,9 @@ function shownFor(property: INodeProperties, resource: string, operation: string
 /** The property as the user meets it once resource and operation are chosen. */
 function asShown(property: INodeProperties): IDataObject {
 	const { displayOptions, ...rest } = property;
-	const { resource: _resource, operation: _operation, ...otherShow } = displayOptions?.show ?? {};
+	const otherShow = Object.fromEntries(
+		Object.entries(displayOptions?.show ?? {}).filter(([key]) => key !== 'resource' && key !== 'operation'),
+	);
 	const view: IDataObject = { ...(rest as IDataObject) };
 	if (Object.keys(otherShow).length > 0) view.showWhen = otherShow as IDataObject;
 	if (displayOptions?.hide) view.hideWhen = displayOptions.hide as IDataObject;

@@ -12,10 +12,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 
-/**
- * Waits until the workflow has `count` finished executions (newest first), then a little longer
- * to be sure no further one starts. Fails if more appear than expected.
- */
+/** Waits until the workflow has at least `count` executions, all finished (newest first). */
 export async function waitForExecutions(workflowId: string, count: number, timeoutMs = 20000): Promise<any[]> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
@@ -46,4 +43,29 @@ export function cliNodeOutput(data: any, nodeName: string): any[] {
 	return (runs[0]?.data?.main?.[0] ?? []).map((i: any) => i.json);
 }
 
-export { sleep };
+
+/**
+ * How many executions a workflow has once things are quiet: every webhook the sandbox owes has
+ * been delivered, every execution has finished, and the count has not changed for `quietMs`.
+ * Use it where a test asserts that nothing more started.
+ */
+export async function settledCount(workflowId: string, { quietMs = 1500, timeoutMs = 30000 } = {}): Promise<number> {
+	await sandbox.flushWebhooks();
+	const deadline = Date.now() + timeoutMs;
+	let seen = -1;
+	let stableSince = Date.now();
+	for (;;) {
+		const list = await n8n.executions(workflowId);
+		const allFinished = list.every((e) => FINISHED.has(e.status));
+		if (list.length !== seen || !allFinished) {
+			seen = list.length;
+			stableSince = Date.now();
+		} else if (Date.now() - stableSince >= quietMs) {
+			return seen;
+		}
+		if (Date.now() > deadline) {
+			throw new Error(`the executions of workflow ${workflowId} did not settle within ${timeoutMs} ms (last count ${seen})`);
+		}
+		await sleep(200);
+	}
+}

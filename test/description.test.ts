@@ -1,0 +1,30 @@
+// What the editor shows of the action node, operation by operation, is exactly the approved
+// description (test/description/approved.json): every field, option, default and display rule.
+// The node assembles its description from the operation registry, so this catches a field lost,
+// duplicated or changed by a refactor. After a deliberate change, run
+// `npx tsx test/description/approve.ts` and review the diff of approved.json.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TimelineNavigation } from '../dist/nodes/TimelineNavigation/TimelineNavigation.node';
+import { descriptionViews, type DescriptionViews } from './description/views';
+
+const approved: DescriptionViews = JSON.parse(readFileSync(join(__dirname, 'description', 'approved.json'), 'utf8'));
+
+/** The description of the built node class (dist/), as n8n reads it from the package. */
+async function builtViews(): Promise<DescriptionViews> {
+	return descriptionViews(new TimelineNavigation().description);
+}
+
+describe('the action node as the editor shows it', () => {
+	it('offers the approved resources and operations, no more and no fewer', async () => {
+		expect(Object.keys((await builtViews()).operations).sort()).toEqual(Object.keys(approved.operations).sort());
+	});
+
+	it('has the approved node settings (names, icon, subtitle, credentials per resource, operation choices)', async () => {
+		expect((await builtViews()).node).toEqual(approved.node);
+	});
+
+	it.each(Object.keys(approved.operations))('%s shows the approved fields, in order', async (key) => {
+		expect((await builtViews()).operations[key]).toEqual(approved.operations[key]);
+	});
+});
