@@ -5,8 +5,11 @@
 // `npx tsx test/description/approve.ts` and review the diff of approved.json.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Workflow, type INode } from 'n8n-workflow';
 import { TimelineNavigation } from '../dist/nodes/TimelineNavigation/TimelineNavigation.node';
+import { OPERATIONS } from '../nodes/TimelineNavigation/actions/registry';
 import { descriptionViews, type DescriptionViews } from './description/views';
+import { getPackage } from './harness';
 
 const approved: DescriptionViews = JSON.parse(readFileSync(join(__dirname, 'description', 'approved.json'), 'utf8'));
 
@@ -26,5 +29,24 @@ describe('the action node as the editor shows it', () => {
 
 	it.each(Object.keys(approved.operations))('%s shows the approved fields, in order', async (key) => {
 		expect((await builtViews()).operations[key]).toEqual(approved.operations[key]);
+	});
+});
+
+describe('the canvas subtitle', () => {
+	it.each(OPERATIONS.map((op) => [op.key, op] as const))('for %s reads as the panel names it', async (_key, op) => {
+		const pkg = await getPackage();
+		const node: INode = {
+			id: 'subtitle',
+			name: 'Node',
+			type: 'n8n-nodes-timeline-navigation.timelineNavigation',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { resource: op.resource.value, operation: op.operation.value },
+		};
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: pkg.nodeTypes });
+		const subtitle = new TimelineNavigation().description.subtitle!;
+		expect(await workflow.expression.getSimpleParameterValue(node, subtitle, 'internal', {})).toBe(
+			`${op.resource.name}: ${op.operation.name}`,
+		);
 	});
 });

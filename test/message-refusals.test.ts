@@ -3,6 +3,7 @@
 // and Continue On Fail keeping the good items of a run.
 import type { IDataObject } from 'n8n-workflow';
 import { CUSTOMER, useSandbox } from './node-support';
+import { listedParameters } from './operation-cases';
 
 const ctx = useSandbox({ resource: 'message' });
 const HOUR = 60 * 60 * 1000;
@@ -12,7 +13,7 @@ const withFallback = (extra: IDataObject = {}) =>
 	text({
 		fallbackToTemplate: true,
 		fallbackTemplateId: 'welcome_customer',
-		fallbackTemplateParameters: { parameter: [{ value: 'Ada' }] },
+		fallbackTemplateParameters: listedParameters(['Ada']),
 		...extra,
 	});
 
@@ -24,7 +25,7 @@ describe('the 24-hour window', () => {
 		expect(result.error?.message).toBe(
 			'Message → Send Text failed: the 24-hour customer service window for +14155550123 is closed, so a free-form message cannot be sent (HTTP 422)',
 		);
-		expect(result.error?.description).toMatch(/Use "Send Template", or turn on "Fallback Template When Window Closed"/);
+		expect(result.error?.description).toMatch(/Use "Send Template", or turn on "Fallback to Template"/);
 		expect(result.error?.description).toMatch(/The service said: The 24-hour customer service window for \+14155550123 is closed/);
 		expect(result.output).toEqual([]);
 		expect(await ctx.sentBodies()).toHaveLength(1);
@@ -67,7 +68,7 @@ describe('the 24-hour window', () => {
 	});
 });
 
-describe('Fallback Template When Window Closed', () => {
+describe('Fallback to Template', () => {
 	it('sends the named template instead, and the output says so', async () => {
 		const result = await ctx.run(withFallback());
 
@@ -158,7 +159,7 @@ describe('business account not connected', () => {
 			operation: 'sendTemplate',
 			to: CUSTOMER,
 			templateId: 'welcome_customer',
-			templateParameters: { parameter: [{ value: 'Ada' }] },
+			templateParameters: listedParameters(['Ada']),
 		});
 
 		expect(result.error?.message).toBe(

@@ -3,6 +3,7 @@
 // next node relies on (message_id, conversation_id, to, message_type).
 import type { IDataObject } from 'n8n-workflow';
 import { CUSTOMER, useSandbox } from './node-support';
+import { listedParameters } from './operation-cases';
 
 const ctx = useSandbox({ resource: 'message' });
 
@@ -11,7 +12,7 @@ const template = (id: string, values: string[], extra: IDataObject = {}) => ({
 	to: CUSTOMER,
 	templateId: id,
 	parametersInput: 'list',
-	templateParameters: { parameter: values.map((value) => ({ value })) },
+	templateParameters: listedParameters(values),
 	...extra,
 });
 

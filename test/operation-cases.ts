@@ -27,6 +27,11 @@ type ValidCall = Pick<OperationCase, 'parameters' | 'method' | 'path'>;
 
 const locator = (value: string) => ({ __rl: true, mode: 'id', value });
 
+/** Template parameters as "One by One" stores them: `{ placeholder1: { value }, placeholder2: ... }`. */
+export function listedParameters(values: string[]): Record<string, { value: string }> {
+	return Object.fromEntries(values.map((value, index) => [`placeholder${index + 1}`, { value }]));
+}
+
 const VALID: Record<string, ValidCall> = {
 	'time.travel': { method: 'POST', path: '/v1/travel', parameters: { destinationTime: '2030-01-01T00:00:00Z', location: 'Alexandria' } },
 	'time.pause': { method: 'POST', path: '/v1/pause-time', parameters: {} },
@@ -61,7 +66,7 @@ const VALID: Record<string, ValidCall> = {
 	'message.sendTemplate': {
 		method: 'POST',
 		path: '/v1/messages',
-		parameters: { to: CUSTOMER, templateId: 'welcome_customer', parametersInput: 'list', templateParameters: { parameter: [{ value: 'Ada' }] } },
+		parameters: { to: CUSTOMER, templateId: 'welcome_customer', parametersInput: 'list', templateParameters: listedParameters(['Ada']) },
 	},
 	'message.sendMedia': { method: 'POST', path: '/v1/messages', parameters: { to: CUSTOMER, mediaType: 'image', mediaUrl: 'https://example.com/a.jpg' } },
 	'message.sendLocation': { method: 'POST', path: '/v1/messages', parameters: { to: CUSTOMER, latitude: 41.9, longitude: 12.5 } },

@@ -4,7 +4,7 @@
 // parameters shaped like paths, queries or fragments are encoded into their own segment.
 import type { IDataObject } from 'n8n-workflow';
 import { CUSTOMER, useSandbox } from './node-support';
-import { operationCase, requireEveryOperation } from './operation-cases';
+import { operationCase, requireEveryOperation, listedParameters } from './operation-cases';
 
 const ctx = useSandbox();
 
@@ -75,10 +75,10 @@ const CASES: BadInput[] = [
 	{ op: 'Timeline → Delete', what: 'an ID expression resolving to null', overrides: { timelineId: rl('={{ null }}') }, field: 'Timeline', shown: 'null', expected: AN_ID },
 	{ op: 'Timeline → Travel To', what: 'an invalid date-time', overrides: { destinationTime: '2026-05-01 9:30' }, field: 'Destination Time', shown: '"2026-05-01 9:30"', expected: ISO },
 	{ op: 'Timeline → Check for Paradoxes', what: 'an ID reading a missing field', overrides: { timelineId: rl('={{ $json.timeline }}') }, field: 'Timeline', shown: 'nothing', expected: AN_ID },
-	{ op: 'Timeline → Monitor Anomalies', what: 'broken query JSON', overrides: { extraQuery: '{oops' }, field: 'Additional Query Parameters (JSON)', shown: '"{oops"', expected: /not valid JSON/ },
+	{ op: 'Timeline → Monitor Anomalies', what: 'broken query JSON', overrides: { extraQuery: '{oops' }, field: 'Extra Query Fields (JSON)', shown: '"{oops"', expected: /not valid JSON/ },
 	{ op: 'Timeline → Create', what: 'extra fields overriding the name', overrides: { additionalFields: { extraBody: '{"name":"Other"}' } }, field: 'Extra Body Fields (JSON)', shown: '{"name":"Other"}', expected: /remove "name"/ },
 	{ op: 'Timeline → Travel To', what: 'extra fields overriding the timeline', overrides: { additionalFields: { extraBody: '{"timeline_id":"tl_2"}' } }, field: 'Extra Body Fields (JSON)', shown: '{"timeline_id":"tl_2"}', expected: /remove "timeline_id"/ },
-	{ op: 'Timeline → Monitor Anomalies', what: 'query parameters overriding the timeline', overrides: { extraQuery: '{"timeline_id":"tl_2"}' }, field: 'Additional Query Parameters (JSON)', shown: '{"timeline_id":"tl_2"}', expected: /remove "timeline_id"/ },
+	{ op: 'Timeline → Monitor Anomalies', what: 'query parameters overriding the timeline', overrides: { extraQuery: '{"timeline_id":"tl_2"}' }, field: 'Extra Query Fields (JSON)', shown: '{"timeline_id":"tl_2"}', expected: /remove "timeline_id"/ },
 	{ op: 'Anchor → Create', what: 'extra fields repeating a listed additional field', overrides: { additionalFields: { timeline_id: 'tl_1', extraBody: '{"timeline_id":"tl_2"}' } }, field: 'Extra Body Fields (JSON)', shown: '{"timeline_id":"tl_2"}', expected: /remove "timeline_id"/ },
 	{ op: 'Event → Manipulate', what: 'extra fields overriding the action', overrides: { additionalFields: { extraBody: '{"action":"remove"}' } }, field: 'Extra Body Fields (JSON)', shown: '{"action":"remove"}', expected: /remove "action"/ },
 	// Request Options (every operation has them; Pause and Resume have nothing else)
@@ -100,7 +100,8 @@ const CASES: BadInput[] = [
 	{ op: 'Message → Send Text', what: 'an object as an injected field value', overrides: { injectedFieldsInput: 'json', injectedFieldsJson: '{"first_name":{"a":1}}' }, field: 'Injected Fields (JSON) "first_name"', shown: '{"a":1}', expected: /expected text, a number or a boolean/ },
 	{ op: 'Message → Send Text', what: 'extra fields overriding the recipient', overrides: { additionalFields: { extraBody: `{"to":"${CUSTOMER}"}` } }, field: 'Extra Body Fields (JSON)', shown: `{"to":"${CUSTOMER}"}`, expected: /remove "to"/ },
 	{ op: 'Message → Send Template', what: 'empty template ID', overrides: { templateId: '={{ "" }}' }, field: 'Template ID', shown: '""', expected: /expected the ID of an approved template/ },
-	{ op: 'Message → Send Template', what: 'an empty positional parameter', overrides: { templateParameters: { parameter: [{ value: '' }] } }, field: 'Template Parameter {{1}}', shown: '""', expected: /parameter 1 is empty/ },
+	{ op: 'Message → Send Template', what: 'an empty positional parameter', overrides: { templateParameters: listedParameters(['']) }, field: 'Template Parameter {{1}}', shown: '""', expected: /parameter 1 is empty/ },
+	{ op: 'Message → Send Template', what: 'a gap between listed parameters', overrides: { templateParameters: { placeholder1: { value: 'Ada' }, placeholder3: { value: 'noon' } } }, field: 'Template Parameter {{2}}', shown: 'nothing', expected: /\{\{3\}\} is given but \{\{2\}\} is not/ },
 	{ op: 'Message → Send Template', what: 'parameters that are not a JSON array', overrides: { parametersInput: 'array', templateParametersArray: '{"a":1}' }, field: 'Parameters (Array)', shown: '"{"a":1}"', expected: /expected an array of parameter values/ },
 	{ op: 'Message → Send Media', what: 'a javascript: URL', overrides: { mediaUrl: 'javascript:alert(1)' }, field: 'Media URL', shown: '"javascript:alert(1)"', expected: /expected an http or https URL/ },
 	{ op: 'Message → Send Media', what: 'an ftp URL', overrides: { mediaUrl: 'ftp://example.com/a.jpg' }, field: 'Media URL', shown: '"ftp://example.com/a.jpg"', expected: /expected an http or https URL/ },

@@ -198,6 +198,8 @@ describe('Timeline → Monitor Anomalies (GET /monitor-timeline)', () => {
 			expect.objectContaining({ anomaly_id: expect.stringMatching(/^anm_/), type: 'rewind', description: expect.stringMatching(/^Rewind of 2h/) }),
 			expect.objectContaining({ type: 'rewind', description: expect.stringMatching(/^Rewind of 1d/) }),
 		]);
+		// each anomaly says which timeline it was found in
+		expect(result.output.map((anomaly) => anomaly.timeline_id)).toEqual([id, id]);
 		expect((await t.requests()).map(sent)).toEqual([
 			{ method: 'GET', path: '/v1/monitor-timeline', query: { timeline_id: id }, body: null },
 		]);

@@ -5,7 +5,7 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
-import { nodeCredentials, nodeProperties } from './actions/node.description';
+import { nodeCredentials, nodeProperties, nodeSubtitle } from './actions/node.description';
 import { route } from './actions/router';
 import { searchTimelines } from './methods/listSearch';
 
@@ -16,7 +16,7 @@ export class TimelineNavigation implements INodeType {
 		icon: { light: 'file:timelineNavigation.svg', dark: 'file:timelineNavigation.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: nodeSubtitle,
 		description:
 			'Drive the Timeline Navigation service (travel, anchors, pause, fast-forward, rewind, events, timelines) and send Chat-App messages (templates, text, media, location) and check their delivery',
 		defaults: { name: 'Timeline Navigation & Chat-App Messaging' },

@@ -4,7 +4,7 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 import { requestOptionsField } from '../helpers/fields';
 import { SERVICE_CREDENTIALS, type Service } from '../transport/request';
-import { RESOURCES } from './registry';
+import { OPERATIONS, RESOURCES } from './registry';
 import { operationOption, type ResourceDefinition } from './types';
 
 const resourceField: INodeProperties = {
@@ -57,3 +57,7 @@ export const nodeCredentials: INodeCredentialDescription[] = (Object.keys(SERVIC
 		},
 	}),
 );
+
+/** Under the node on the canvas: the resource and operation as the panel names them, "Message: Send Template". */
+const subtitles = Object.fromEntries(OPERATIONS.map((op) => [op.key, `${op.resource.name}: ${op.operation.name}`]));
+export const nodeSubtitle = `={{ (${JSON.stringify(subtitles)})[$parameter["resource"] + "." + $parameter["operation"]] }}`;

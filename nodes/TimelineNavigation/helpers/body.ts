@@ -24,7 +24,7 @@ export function readJsonOption(
 }
 
 /**
- * Adds free-form JSON fields (Extra Body Fields, Additional Query Parameters) to what the node
+ * Adds free-form JSON fields (Extra Body Fields, Extra Query Fields) to what the node
  * built. A field the node already set, from its own fields or a listed additional field, is an
  * error naming it, never a silent replacement either way.
  */

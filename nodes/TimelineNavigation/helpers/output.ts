@@ -40,7 +40,9 @@ export function listEntries(
 
 /**
  * What an operation with an "Output" choice returns: one item per entry of the answer's list
- * (the default), or the whole answer as one item.
+ * (the default), or the whole answer as one item. Each entry also carries `question` (what was
+ * asked, such as the location and time range), so the next node need not reach back for it;
+ * a field of the entry's own wins.
  */
 export function entriesOrWholeAnswer(
 	context: IExecuteFunctions,
@@ -48,7 +50,13 @@ export function entriesOrWholeAnswer(
 	answer: IDataObject | IDataObject[],
 	key: string,
 	label: string,
+	question: IDataObject,
 ): IDataObject | IDataObject[] {
 	if (context.getNodeParameter('outputMode', itemIndex, 'split') === 'response') return answer;
-	return listEntries(context, itemIndex, answer, key, label);
+	return listEntries(context, itemIndex, answer, key, label).map((entry) => ({ ...entry, ...without(question, entry) }));
+}
+
+/** The fields of `fields` that `entry` does not have. */
+function without(fields: IDataObject, entry: IDataObject): IDataObject {
+	return Object.fromEntries(Object.entries(fields).filter(([name]) => !Object.prototype.hasOwnProperty.call(entry, name)));
 }

@@ -1,6 +1,6 @@
 // Free-form sends (text, media, location, custom) are allowed only inside the customer's
 // 24-hour window. When the service refuses one because the window is closed, the send fails
-// with an error that says so, or, with "Fallback Template When Window Closed" on, the named
+// with an error that says so, or, with "Fallback to Template" on, the named
 // template is sent instead and the output says which message went.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { ItemCall } from '../actions/types';
@@ -11,7 +11,7 @@ import { CHANNEL, postMessage, templateBody } from './send';
 import { FALLBACK_TEMPLATE_FIELDS, readTemplate, templateFields } from './template';
 
 const fallbackToTemplate: INodeProperties = {
-	displayName: 'Fallback Template When Window Closed',
+	displayName: 'Fallback to Template',
 	name: 'fallbackToTemplate',
 	type: 'boolean',
 	default: false,

@@ -123,6 +123,6 @@ export function windowClosedError(
 		itemIndex,
 		refusal,
 		`${label} failed: the 24-hour customer service window for ${to} is closed, so a free-form message cannot be sent`,
-		'The window opens for 24 hours each time the customer writes to you; outside it, only approved templates can be sent. Use "Send Template", or turn on "Fallback Template When Window Closed".',
+		'The window opens for 24 hours each time the customer writes to you; outside it, only approved templates can be sent. Use "Send Template", or turn on "Fallback to Template".',
 	);
 }

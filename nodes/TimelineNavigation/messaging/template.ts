@@ -30,6 +30,15 @@ export const FALLBACK_TEMPLATE_FIELDS: TemplateFieldNames = {
 	array: 'fallbackTemplateParametersArray',
 };
 
+/**
+ * "One by One" names each placeholder, so the editor shows which value fills {{1}} and which
+ * {{2}}. Up to 9, which keep their order in n8n's alphabetical option list; "From an Array"
+ * takes any number.
+ */
+const MAX_LISTED_POSITION = 9;
+const LISTED_POSITIONS = Array.from({ length: MAX_LISTED_POSITION }, (_, index) => index + 1);
+const positionName = (position: number) => `placeholder${position}`;
+
 /** The group's fields; `shownWhen` adds display conditions (the fallback's switch). */
 export function templateFields(
 	names: TemplateFieldNames,
@@ -67,7 +76,7 @@ export function templateFields(
 				{
 					name: 'One by One',
 					value: 'list',
-					description: 'List the parameters in order: the first fills {{1}}, the second {{2}}, and so on',
+					description: 'Give each numbered placeholder ({{1}}, {{2}}, ...) its value, up to {{9}}',
 				},
 			],
 			default: 'list',
@@ -78,26 +87,22 @@ export function templateFields(
 				displayName: `${prefix}Parameters`,
 				name: names.list,
 				type: 'fixedCollection',
-				typeOptions: { multipleValues: true, sortable: true },
 				placeholder: 'Add Parameter',
 				default: {},
-				description:
-					'The values for {{1}}, {{2}}, ... in this order. Sent exactly as listed: never reordered, and an empty one is an error.',
-				options: [
-					{
-						displayName: 'Parameter',
-						name: 'parameter',
-						values: [
-							{
-								displayName: 'Value',
-								name: 'value',
-								type: 'string',
-								default: '',
-								description: 'The value of the placeholder at this position',
-							},
-						],
-					},
-				],
+				description: `The value of each numbered placeholder: add {{1}}, {{2}}, ... without gaps. For more than ${MAX_LISTED_POSITION}, use "From an Array".`,
+				options: LISTED_POSITIONS.map((position) => ({
+					displayName: `Parameter {{${position}}}`,
+					name: positionName(position),
+					values: [
+						{
+							displayName: `Value of {{${position}}}`,
+							name: 'value',
+							type: 'string',
+							default: '',
+							description: `What replaces {{${position}}} in the template`,
+						},
+					],
+				})),
 			},
 			{ [names.input]: ['list'] },
 		),
@@ -163,6 +168,24 @@ function readArray(context: IExecuteFunctions, itemIndex: number, field: string,
 	return parsed;
 }
 
+/** The values given one by one, in placeholder order; a gap is an error naming the missing placeholder. */
+function readListedParameters(context: IExecuteFunctions, itemIndex: number, names: TemplateFieldNames): unknown[] {
+	const listed = context.getNodeParameter(names.list, itemIndex, {}) as Record<string, IDataObject | undefined>;
+	const given = LISTED_POSITIONS.filter((position) => listed[positionName(position)] !== undefined);
+	const highest = given.length ? given[given.length - 1] : 0;
+	const missing = LISTED_POSITIONS.find((position) => position < highest && !given.includes(position));
+	if (missing !== undefined) {
+		throw invalidInput(
+			context,
+			itemIndex,
+			`${names.labelPrefix}Template Parameter {{${missing}}}`,
+			undefined,
+			`expected a value: {{${highest}}} is given but {{${missing}}} is not. Templates fill {{1}}, {{2}}, ... by position, so add {{${missing}}} (Add Parameter)`,
+		);
+	}
+	return given.map((position) => listed[positionName(position)]?.value);
+}
+
 /** The template's ID and its ordered parameters, listed one by one or from one array. */
 export function readTemplate(context: IExecuteFunctions, itemIndex: number, names: TemplateFieldNames): TemplateChoice {
 	const rawId = context.getNodeParameter(names.templateId, itemIndex, '') as unknown;
@@ -175,8 +198,7 @@ export function readTemplate(context: IExecuteFunctions, itemIndex: number, name
 		const label = `${names.labelPrefix}Parameters (Array)`;
 		values = readArray(context, itemIndex, label, context.getNodeParameter(names.array, itemIndex, []));
 	} else {
-		const entries = context.getNodeParameter(`${names.list}.parameter`, itemIndex, []) as IDataObject[];
-		values = entries.map((entry) => entry.value);
+		values = readListedParameters(context, itemIndex, names);
 	}
 	return {
 		id: String(rawId).trim(),

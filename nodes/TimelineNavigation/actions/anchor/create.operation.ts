@@ -10,7 +10,7 @@ export const create: OperationDefinition = {
 	value: 'create',
 	name: 'Create',
 	action: 'Create an anchor',
-	description: 'Create a temporal anchor to return to at the end of time travel (POST /anchors)',
+	description: 'Create a temporal anchor to return to at the end of time travel, optionally in a timeline',
 	properties: [
 		timestampField,
 		descriptionField,

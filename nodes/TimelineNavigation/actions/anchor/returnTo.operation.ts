@@ -26,7 +26,7 @@ export const returnTo: OperationDefinition = {
 	value: 'returnTo',
 	name: 'Return To',
 	action: 'Return to an anchor',
-	description: 'Travel back to a temporal anchor (POST /travels with anchor_id)',
+	description: 'Travel back to a temporal anchor set earlier',
 	properties: [anchorId, destinationTime, additionalFieldsCollection()],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const anchor = requireString(this, item.itemIndex, anchorId);

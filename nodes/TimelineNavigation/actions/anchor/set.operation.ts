@@ -8,7 +8,7 @@ export const set: OperationDefinition = {
 	value: 'set',
 	name: 'Set',
 	action: 'Set an anchor',
-	description: 'Fix a point in time to return to after changes (POST /set-anchor)',
+	description: 'Fix a point in time to return to after changes',
 	properties: [timestampField, descriptionField],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		// Group A: every listed field is sent; the description may be empty.

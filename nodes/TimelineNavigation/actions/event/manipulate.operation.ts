@@ -75,7 +75,7 @@ export const manipulate: OperationDefinition = {
 	value: 'manipulate',
 	name: 'Manipulate',
 	action: 'Manipulate an event in a timeline',
-	description: 'Add, modify or remove an event in a timeline (POST /events)',
+	description: 'Add, modify or remove an event in a timeline',
 	properties: [
 		timeline,
 		eventAction,

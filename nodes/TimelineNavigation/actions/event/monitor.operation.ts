@@ -24,7 +24,7 @@ export const monitor: OperationDefinition = {
 	value: 'monitor',
 	name: 'Monitor',
 	action: 'Monitor events at a location',
-	description: 'Get the events that occurred at a location within a time range (GET /monitor-events)',
+	description: 'Get the events that occurred at a location within a time range',
 	properties: [location, rangeStart, rangeEnd, outputModeField('Event')],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const { itemIndex } = item;
@@ -42,6 +42,6 @@ export const monitor: OperationDefinition = {
 			qs: params,
 			body: { ...params },
 		});
-		return entriesOrWholeAnswer(this, itemIndex, answer, 'events', item.label);
+		return entriesOrWholeAnswer(this, itemIndex, answer, 'events', item.label, params);
 	},
 };

@@ -21,7 +21,7 @@ export const register: OperationDefinition = {
 	value: 'register',
 	name: 'Register',
 	action: 'Register an item',
-	description: 'Register an item in a timeline (POST /items)',
+	description: 'Register an item in a timeline',
 	properties: [timeline, name, description, additionalFieldsCollection()],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const { itemIndex } = item;

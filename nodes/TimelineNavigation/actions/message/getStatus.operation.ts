@@ -17,7 +17,7 @@ export const getStatus: OperationDefinition = {
 	value: 'getStatus',
 	name: 'Get Status',
 	action: 'Get the delivery status of a message',
-	description: 'Look up the latest delivery status of a sent message (GET /messages/{message_id})',
+	description: 'Look up the latest delivery status of a sent message',
 	properties: [messageId],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const id = requireString(this, item.itemIndex, messageId);

@@ -18,7 +18,7 @@ export const sendCustom: OperationDefinition = {
 	value: 'sendCustom',
 	name: 'Send Custom',
 	action: 'Send a custom message',
-	description: 'Send a JSON object as a custom message, inside the 24-hour window (POST /messages)',
+	description: "Send a JSON object as a custom message, inside the customer's 24-hour window",
 	properties: [...recipientFields, customPayload, ...freeFormFields()],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const { itemIndex } = item;

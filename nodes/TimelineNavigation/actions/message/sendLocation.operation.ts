@@ -47,7 +47,7 @@ export const sendLocation: OperationDefinition = {
 	value: 'sendLocation',
 	name: 'Send Location',
 	action: 'Send a location',
-	description: 'Send a static location, inside the 24-hour window (POST /messages)',
+	description: "Send a static location, inside the customer's 24-hour window",
 	properties: [...recipientFields, latitude, longitude, placeName, address, ...freeFormFields()],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const { itemIndex } = item;

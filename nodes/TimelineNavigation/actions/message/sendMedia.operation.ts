@@ -73,7 +73,7 @@ export const sendMedia: OperationDefinition = {
 	value: 'sendMedia',
 	name: 'Send Media',
 	action: 'Send an image, video, audio or file',
-	description: 'Send an image, video, audio or file by URL, inside the 24-hour window (POST /messages)',
+	description: "Send an image, video, audio or file by URL, inside the customer's 24-hour window",
 	properties: [...recipientFields, mediaType, mediaUrl, ...freeFormFields(mediaAdditionalFields)],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const { itemIndex } = item;

@@ -11,7 +11,7 @@ export const sendTemplate: OperationDefinition = {
 	value: 'sendTemplate',
 	name: 'Send Template',
 	action: 'Send a template message',
-	description: 'Send an approved template with its ordered parameters; allowed at any time (POST /messages)',
+	description: 'Send an approved template with its numbered parameters; allowed at any time',
 	properties: [
 		...recipientFields,
 		...templateFields(TEMPLATE_FIELDS, 'The ID of an approved template'),

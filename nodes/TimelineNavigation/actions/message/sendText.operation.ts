@@ -21,7 +21,7 @@ export const sendText: OperationDefinition = {
 	value: 'sendText',
 	name: 'Send Text',
 	action: 'Send a text message',
-	description: 'Send free-form text with named placeholders, inside the 24-hour window (POST /messages)',
+	description: "Send free-form text with named placeholders, inside the customer's 24-hour window",
 	properties: [...recipientFields, text, ...injectedFieldsFields, ...freeFormFields()],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const { itemIndex } = item;

@@ -5,7 +5,7 @@ export const fastForward = durationOperation(
 		value: 'fastForward',
 		name: 'Fast-Forward',
 		action: 'Fast forward time',
-		description: 'Move the current time later by a duration (POST /fast-forward)',
+		description: 'Move the current time later by a duration',
 	},
 	'/fast-forward',
 	'move forward',

@@ -6,7 +6,7 @@ export const resume: OperationDefinition = {
 	value: 'resume',
 	name: 'Resume',
 	action: 'Resume time',
-	description: 'Start time again from the exact moment it was paused (POST /resume-time)',
+	description: 'Start time again from the exact moment it was paused',
 	properties: [],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		return await apiRequest.call(this, item, { method: 'POST', path: '/resume-time' });

@@ -5,7 +5,7 @@ export const rewind = durationOperation(
 		value: 'rewind',
 		name: 'Rewind',
 		action: 'Rewind time',
-		description: 'Move the current time earlier by a duration (POST /rewind)',
+		description: 'Move the current time earlier by a duration',
 	},
 	'/rewind',
 	'move back',

@@ -16,7 +16,7 @@ export const travel: OperationDefinition = {
 	value: 'travel',
 	name: 'Travel',
 	action: 'Travel to a time and place',
-	description: 'Arrive at a destination date-time and location (POST /travel)',
+	description: 'Arrive at a destination date-time and location',
 	properties: [destinationTime, location],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const body = {

@@ -10,7 +10,7 @@ export const checkParadoxes: OperationDefinition = {
 	value: 'checkParadoxes',
 	name: 'Check for Paradoxes',
 	action: 'Check a timeline for paradoxes',
-	description: 'Check a timeline for paradoxes caused by changes to its history (POST /paradox-checks)',
+	description: 'Check a timeline for paradoxes caused by changes to its history',
 	properties: [timelineField, additionalFieldsCollection()],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const timelineId = requireLocatorId(this, item.itemIndex, timelineField);

@@ -19,7 +19,7 @@ export const create: OperationDefinition = {
 	value: 'create',
 	name: 'Create',
 	action: 'Create a timeline',
-	description: 'Create a new timeline (POST /timelines)',
+	description: 'Create a new timeline',
 	properties: [name, description, additionalFieldsCollection()],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const timelineName = requireString(this, item.itemIndex, name);

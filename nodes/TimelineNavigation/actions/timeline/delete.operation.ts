@@ -8,7 +8,7 @@ export const deleteTimeline: OperationDefinition = {
 	value: 'delete',
 	name: 'Delete',
 	action: 'Delete a timeline',
-	description: 'Delete a timeline (DELETE /timeline/{timeline_id})',
+	description: 'Delete a timeline',
 	properties: [timelineField],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const timelineId = requireLocatorId(this, item.itemIndex, timelineField);

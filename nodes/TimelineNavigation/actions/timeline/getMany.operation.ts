@@ -18,7 +18,7 @@ export const getMany: OperationDefinition = {
 	value: 'getAll',
 	name: 'Get Many',
 	action: 'Get many timelines',
-	description: 'List the timelines (GET /timelines)',
+	description: 'List the timelines',
 	properties: returnAllFields,
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const limit = readLimit(this, item.itemIndex);

@@ -8,7 +8,7 @@ import type { ItemCall, OperationDefinition } from '../types';
 import { timelineField } from './fields';
 
 const extraQuery: INodeProperties = {
-	displayName: 'Additional Query Parameters (JSON)',
+	displayName: 'Extra Query Fields (JSON)',
 	name: 'extraQuery',
 	type: 'json',
 	default: '{}',
@@ -19,7 +19,7 @@ export const monitorAnomalies: OperationDefinition = {
 	value: 'monitorAnomalies',
 	name: 'Monitor Anomalies',
 	action: 'Monitor a timeline for anomalies',
-	description: 'Get the anomalies detected in a timeline (GET /monitor-timeline)',
+	description: 'Get the anomalies detected in a timeline',
 	properties: [timelineField, outputModeField('Anomaly'), extraQuery],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const { itemIndex } = item;
@@ -32,6 +32,6 @@ export const monitorAnomalies: OperationDefinition = {
 			this.getNodeParameter(extraQuery.name, itemIndex, '{}'),
 		);
 		const answer = await apiRequest.call(this, item, { method: 'GET', path: '/monitor-timeline', qs });
-		return entriesOrWholeAnswer(this, itemIndex, answer, 'anomalies', item.label);
+		return entriesOrWholeAnswer(this, itemIndex, answer, 'anomalies', item.label, { timeline_id: timelineId });
 	},
 };

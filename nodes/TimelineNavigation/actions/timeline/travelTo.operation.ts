@@ -17,7 +17,7 @@ export const travelTo: OperationDefinition = {
 	value: 'travelTo',
 	name: 'Travel To',
 	action: 'Travel to a timeline',
-	description: 'Move into a timeline (POST /travels with timeline_id)',
+	description: 'Move into a timeline',
 	properties: [timelineField, destinationTime, additionalFieldsCollection()],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const timelineId = requireLocatorId(this, item.itemIndex, timelineField);
