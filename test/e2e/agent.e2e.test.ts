@@ -202,4 +202,28 @@ describe('the node as a tool of n8n\'s AI Agent', () => {
 		expect(model.remaining()).toBe(0);
 	});
 
+	test('a wrong unit from the model comes back to it as an error naming Unit and its value, nothing is sent; its corrected call (the amount as text) goes through', async () => {
+		const finalText = 'Time moved forward by two weeks (14 days).';
+		const run = await runAgent('Agent: fast-forward, corrected (e2e)', 'Move time forward by two weeks.', fastForwardTool(), [
+			{ toolCall: { tool: 'Fast_Forward', arguments: { amount: 2, unit: 'weeks' } } },
+			// models sometimes give numbers as text
+			{ toolCall: { tool: 'Fast_Forward', arguments: { amount: '14', unit: 'days' } } },
+			{ text: finalText },
+		]);
+
+		// The first call failed inside the tool: the model read why, in the tool result.
+		expect(run.toolRuns).toHaveLength(2);
+		expect(run.toolRuns[0].error).toBe('Invalid Unit in item 0: got "weeks", expected the unit minutes, hours or days');
+		expect(toolResultSentToModel(1)).toEqual([{ error: run.toolRuns[0].error }]);
+
+		// Only the corrected call reached the service.
+		expect(await serviceRequests()).toEqual([
+			{ method: 'POST', path: '/v1/fast-forward', body: { duration: '14d' }, status: 200 },
+		]);
+		expect(toolResultSentToModel(2)).toEqual([{ status: 'Fast-forwarded 14d.', new_time: expect.any(String) }]);
+
+		expect(run.status).toBe('success');
+		expect(run.answer).toBe(finalText);
+		expect(model.remaining()).toBe(0);
+	});
 });
