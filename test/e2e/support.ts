@@ -29,6 +29,48 @@ export async function waitForExecutions(workflowId: string, count: number, timeo
 	}
 }
 
+/** Polls the workflow's executions (newest first) until `done(list)` holds. */
+export async function waitForExecutionsWhere(
+	workflowId: string,
+	what: string,
+	done: (list: any[]) => boolean,
+	timeoutMs = 30000,
+): Promise<any[]> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const list = await n8n.executions(workflowId);
+		if (done(list)) return list;
+		if (Date.now() > deadline) {
+			const counts: Record<string, number> = {};
+			for (const e of list) counts[`${e.mode} ${e.status}`] = (counts[`${e.mode} ${e.status}`] ?? 0) + 1;
+			throw new Error(`workflow ${workflowId}: no ${what} after ${timeoutMs} ms; executions (mode status: count): ${JSON.stringify(counts)}`);
+		}
+		await sleep(250);
+	}
+}
+
+/**
+ * The workflow's executions once nothing more starts: all finished and their number unchanged
+ * for `settleMs` (longer than whatever would start another one, such as a schedule's interval).
+ */
+export async function waitForSettledExecutions(workflowId: string, settleMs: number): Promise<any[]> {
+	let count = -1;
+	let stableSince = Date.now();
+	return waitForExecutionsWhere(
+		workflowId,
+		`${settleMs} ms without a new execution`,
+		(list) => {
+			if (list.length !== count || !list.every((e) => FINISHED.has(e.status))) {
+				count = list.length;
+				stableSince = Date.now();
+				return false;
+			}
+			return Date.now() - stableSince >= settleMs;
+		},
+		settleMs + 30000,
+	);
+}
+
 /** The JSON of the items a node output in an execution (public API `includeData`). */
 export function nodeOutput(execution: any, nodeName: string): any[] {
 	const runs = execution?.data?.resultData?.runData?.[nodeName];
