@@ -12,23 +12,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 
-/** Waits until the workflow has at least `count` executions, all finished (newest first). */
-export async function waitForExecutions(workflowId: string, count: number, timeoutMs = 20000): Promise<any[]> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const list = await n8n.executions(workflowId);
-		const done = list.filter((e) => FINISHED.has(e.status));
-		if (done.length >= count && done.length === list.length) return list;
-		if (Date.now() > deadline) {
-			throw new Error(
-				`expected ${count} finished executions of workflow ${workflowId}, found ${list.length} ` +
-					`(${list.map((e) => e.status).join(', ')}) after ${timeoutMs} ms`,
-			);
-		}
-		await sleep(250);
-	}
-}
-
 /** Polls the workflow's executions (newest first) until `done(list)` holds. */
 export async function waitForExecutionsWhere(
 	workflowId: string,
@@ -47,6 +30,16 @@ export async function waitForExecutionsWhere(
 		}
 		await sleep(250);
 	}
+}
+
+/** Waits until the workflow has at least `count` executions, all finished (newest first). */
+export async function waitForExecutions(workflowId: string, count: number, timeoutMs = 20000): Promise<any[]> {
+	return waitForExecutionsWhere(
+		workflowId,
+		`${count} finished executions`,
+		(list) => list.length >= count && list.every((e) => FINISHED.has(e.status)),
+		timeoutMs,
+	);
 }
 
 /**
@@ -85,29 +78,12 @@ export function cliNodeOutput(data: any, nodeName: string): any[] {
 	return (runs[0]?.data?.main?.[0] ?? []).map((i: any) => i.json);
 }
 
-
 /**
  * How many executions a workflow has once things are quiet: every webhook the sandbox owes has
- * been delivered, every execution has finished, and the count has not changed for `quietMs`.
- * Use it where a test asserts that nothing more started.
+ * been delivered and no execution started or ran for `quietMs`. Use it where a test asserts that
+ * nothing more started.
  */
-export async function settledCount(workflowId: string, { quietMs = 1500, timeoutMs = 30000 } = {}): Promise<number> {
+export async function settledCount(workflowId: string, quietMs = 1500): Promise<number> {
 	await sandbox.flushWebhooks();
-	const deadline = Date.now() + timeoutMs;
-	let seen = -1;
-	let stableSince = Date.now();
-	for (;;) {
-		const list = await n8n.executions(workflowId);
-		const allFinished = list.every((e) => FINISHED.has(e.status));
-		if (list.length !== seen || !allFinished) {
-			seen = list.length;
-			stableSince = Date.now();
-		} else if (Date.now() - stableSince >= quietMs) {
-			return seen;
-		}
-		if (Date.now() > deadline) {
-			throw new Error(`the executions of workflow ${workflowId} did not settle within ${timeoutMs} ms (last count ${seen})`);
-		}
-		await sleep(200);
-	}
+	return (await waitForSettledExecutions(workflowId, quietMs)).length;
 }
