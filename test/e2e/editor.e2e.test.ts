@@ -5,64 +5,31 @@
  * its typed fields and its own icon, and save a screenshot to .artifacts/e2e/ (git-ignored).
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-import { CHROMIUM_ARGS, ensureChromium } from '../n8n/browser';
-import { ARTIFACTS_DIR } from '../n8n/runtime';
+import { openBrowser, searchCreator as searchIn, signIn, type Editor } from './browserSupport';
 import { n8n } from './support';
 
-const SHOTS = path.join(ARTIFACTS_DIR, 'e2e');
-let context: BrowserContext;
-let page: Page;
-let profile: string;
+let editor: Editor;
+let page: Editor['page'];
 
 jest.setTimeout(240_000);
 
 beforeAll(async () => {
-	const executablePath = await ensureChromium((line) => process.stderr.write(line + '\n'));
-	profile = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-chromium-'));
-	context = await chromium.launchPersistentContext(profile, {
-		executablePath,
-		headless: true,
-		args: CHROMIUM_ARGS,
-		viewport: { width: 1440, height: 900 },
-	});
-	page = context.pages()[0] ?? (await context.newPage());
-	page.setDefaultTimeout(30_000);
+	editor = await openBrowser();
+	page = editor.page;
 });
 
 afterAll(async () => {
-	await context?.close();
-	if (profile) fs.rmSync(profile, { recursive: true, force: true });
+	await editor?.close();
 });
 
-async function shot(name: string) {
-	fs.mkdirSync(SHOTS, { recursive: true });
-	const file = path.join(SHOTS, name);
-	await page.screenshot({ path: file });
-	return file;
-}
-
-async function searchCreator(term: string): Promise<string[]> {
-	const search = page.locator('[data-test-id=node-creator-search-bar]');
-	await search.fill('');
-	await search.fill(term);
-	const items = page.locator('[data-test-id=node-creator-item-name]');
-	await items.first().waitFor();
-	await page.waitForTimeout(300); // the list settles after typing
-	return (await items.allInnerTexts()).map((t) => t.trim());
-}
+const shot = (name: string) => editor.shot(name);
+const searchCreator = (term: string) => searchIn(page, term);
 
 describe('the editor in headless Chromium', () => {
 	test('sign in, find both nodes, add the action node as Message → Send Template, see its fields and icon', async () => {
 		try {
-			await page.goto(`${n8n.url}/signin`);
-			await page.locator('input[name=emailOrLdapLoginId], input[name=email]').first().fill(n8n.owner.email);
-			await page.locator('input[name=password]').fill(n8n.owner.password);
-			await page.getByRole('button', { name: /sign in/i }).click();
-			await page.waitForURL((u) => !u.pathname.includes('/signin'));
+			await signIn(page);
 
 			await page.goto(`${n8n.url}/workflow/new`);
 			await page.locator('[data-test-id=canvas-plus-button]').click();

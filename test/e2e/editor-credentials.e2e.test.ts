@@ -1,0 +1,166 @@
+/**
+ * Which credential the editor shows for the action node, in a real browser, with one credential
+ * of each service existing: each resource asks for its own service's credential and offers
+ * exactly the existing one, and a node added through an action of either service comes up with
+ * that service's credential selected. Screenshots in .artifacts/e2e/editor-credentials-*.png.
+ *
+ * n8n 2.41's editor picks a credential by itself only while the node has none at all
+ * (NodeCredentials.vue), so after switching to the other service's resource the field waits
+ * for one pick; see the README's Credentials section.
+ */
+import { CREDENTIAL_TYPES, NODE_TYPES } from '../n8n/instance';
+import { SANDBOX_CREDENTIAL_NAMES } from '../n8n/sandboxCredentials';
+import { openBrowser, searchCreator, signIn, type Editor } from './browserSupport';
+import { n8n } from './support';
+
+jest.setTimeout(240_000);
+
+// Names as n8n serves them to the editor, so a relabelled option does not break the test.
+let description: { displayName: string; properties: any[] };
+const resourceName = (value: string): string =>
+	description.properties.find((p) => p.name === 'resource').options.find((o: any) => o.value === value).name;
+const actionOf = (resource: string, operation: string): string =>
+	description.properties
+		.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource))
+		.options.find((o: any) => o.value === operation).action;
+
+const SERVICES = {
+	message: { label: 'Credential for Chat-App Messaging API', credential: SANDBOX_CREDENTIAL_NAMES.messaging },
+	time: { label: 'Credential for Timeline Navigation API', credential: SANDBOX_CREDENTIAL_NAMES.timeline },
+} as const;
+
+let editor: Editor;
+let page: Editor['page'];
+
+beforeAll(async () => {
+	const served = async (file: string) =>
+		(await fetch(`${n8n.url}/types/${file}`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } })).json();
+	description = ((await served('nodes.json')) as Array<typeof description & { name: string }>).find(
+		(type) => type.name === NODE_TYPES.action,
+	)!;
+	// The labels below name the package's credential types as n8n displays them.
+	const types = (await served('credentials.json')) as Array<{ name: string; displayName: string }>;
+	expect(types.find((t) => t.name === CREDENTIAL_TYPES.messaging)?.displayName).toBe('Chat-App Messaging API');
+	expect(types.find((t) => t.name === CREDENTIAL_TYPES.timeline)?.displayName).toBe('Timeline Navigation API');
+
+	editor = await openBrowser();
+	page = editor.page;
+	await signIn(page);
+});
+
+afterAll(async () => {
+	await editor?.close();
+});
+
+const ndv = () => page.locator('[data-test-id=ndv]');
+const credentialField = () => ndv().locator('[data-test-id=node-credentials-select] input').first();
+
+/** A new workflow with a manual trigger, then the action node added through one of its actions. */
+async function addNodeThroughAction(action: string): Promise<void> {
+	await page.goto(`${n8n.url}/workflow/new`);
+	await page.locator('[data-test-id=canvas-plus-button]').click();
+	await searchCreator(page, 'manual');
+	await page.locator('[data-test-id=node-creator-item-name]').first().click();
+	await page.locator('[data-test-id=canvas-node]').first().waitFor();
+	await page.keyboard.press('Escape');
+	await page.locator('[data-test-id=node-creator-plus-button]').click();
+	await searchCreator(page, 'Timeline');
+	await page.locator('[data-test-id=node-creator-item-name]', { hasText: new RegExp(`^${escape(description.displayName)}$`) }).first().click();
+	await page.getByText(action, { exact: true }).first().click();
+	await ndv().waitFor();
+}
+
+async function chooseResource(value: keyof typeof SERVICES): Promise<void> {
+	await ndv().locator('[data-test-id=parameter-input-resource]').click();
+	await page.locator('.el-select-dropdown__item:visible', { hasText: new RegExp(`^${escape(resourceName(value))}$`) }).click();
+	await credentialLabel(value).waitFor();
+}
+
+const credentialLabel = (service: keyof typeof SERVICES) =>
+	ndv().locator('[data-test-id=credentials-label]', { hasText: SERVICES[service].label });
+
+/** The existing credentials the field offers (without "Create new credential"). */
+async function offeredCredentials(): Promise<string[]> {
+	// Right after the resource changes, the first click on the field may only focus it: click
+	// until the list is open.
+	const field = credentialField();
+	for (let attempt = 1; (await field.getAttribute('aria-expanded')) !== 'true'; attempt++) {
+		if (attempt > 5) throw new Error('The credential list did not open after 5 clicks.');
+		await field.click();
+		await page
+			.waitForFunction(
+				`document.querySelector('[data-test-id=ndv] [data-test-id=node-credentials-select] input')?.getAttribute('aria-expanded') === 'true'`,
+				undefined,
+				{ timeout: 1_000 },
+			)
+			.catch(() => undefined);
+	}
+	const items = page.locator('[data-test-id^=node-credentials-select-item-]:visible:not([data-test-id$="-new"])');
+	await items.first().waitFor();
+	return (await items.allInnerTexts()).map((text) => text.split('\n')[0].trim());
+}
+
+async function pick(credential: string): Promise<void> {
+	await page.locator('[data-test-id^=node-credentials-select-item-]:visible', { hasText: credential }).first().click();
+	await expectShown(credential);
+}
+
+/** Polls until the credential field shows the credential (the editor updates asynchronously). */
+async function expectShown(credential: string): Promise<void> {
+	const selector = '[data-test-id=ndv] [data-test-id=node-credentials-select] input';
+	await page
+		.waitForFunction(`document.querySelector(${JSON.stringify(selector)})?.value === ${JSON.stringify(credential)}`, undefined, {
+			timeout: 15_000,
+		})
+		.catch(async () => {
+			throw new Error(`The credential field shows "${await credentialField().inputValue()}", not "${credential}".`);
+		});
+}
+
+/** Runs the steps, with a screenshot of the page if one fails. */
+async function withFailureShot(name: string, steps: () => Promise<void>): Promise<void> {
+	try {
+		await steps();
+	} catch (err) {
+		await editor.shot(`editor-credentials-failure-${name}.png`).catch(() => undefined);
+		throw err;
+	}
+}
+
+function escape(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+describe('the credential the editor shows for each resource', () => {
+	test('added as Message → Send Template it shows the messaging credential; Time and back each ask for their own service and offer exactly its credential', async () => {
+		await withFailureShot('message-time-message', async () => {
+			await addNodeThroughAction(actionOf('message', 'sendTemplate'));
+			await credentialLabel('message').waitFor();
+			await expectShown(SERVICES.message.credential);
+			await editor.shot('editor-credentials-1-added-as-message.png');
+
+			await chooseResource('time');
+			await expect(ndv().locator('[data-test-id=credentials-label]').allInnerTexts()).resolves.toEqual([SERVICES.time.label]);
+			await editor.shot('editor-credentials-2-switched-to-time.png');
+			expect(await offeredCredentials()).toEqual([SERVICES.time.credential]);
+			await pick(SERVICES.time.credential);
+			await editor.shot('editor-credentials-3-time-credential-picked.png');
+
+			await chooseResource('message');
+			await expect(ndv().locator('[data-test-id=credentials-label]').allInnerTexts()).resolves.toEqual([SERVICES.message.label]);
+			await editor.shot('editor-credentials-4-back-to-message.png');
+			expect(await offeredCredentials()).toEqual([SERVICES.message.credential]);
+			await pick(SERVICES.message.credential);
+			await editor.shot('editor-credentials-5-messaging-credential-picked.png');
+		});
+	});
+
+	test('added as Time → Travel it shows the timeline credential', async () => {
+		await withFailureShot('added-as-time', async () => {
+			await addNodeThroughAction(actionOf('time', 'travel'));
+			await credentialLabel('time').waitFor();
+			await expectShown(SERVICES.time.credential);
+			await editor.shot('editor-credentials-6-added-as-time.png');
+		});
+	});
+});
