@@ -127,6 +127,27 @@ async function withFailureShot(name: string, steps: () => Promise<void>): Promis
 	}
 }
 
+/** Adds the node through the action; it comes up with the service's existing credential. */
+async function addAndExpectCredential(service: keyof typeof SERVICES, operation: string, shotNumber: number): Promise<void> {
+	await addNodeThroughAction(actionOf(service, operation));
+	await credentialLabel(service).waitFor();
+	await expectShown(SERVICES[service].credential);
+	await editor.shot(`editor-credentials-${shotNumber}-added-as-${service}.png`);
+}
+
+/**
+ * Switches Resource to the service's resource: the field asks for that service's credential and
+ * offers exactly the existing one; picks it. Screenshots before and after the pick.
+ */
+async function switchAndPick(service: keyof typeof SERVICES, shotNumber: number): Promise<void> {
+	await chooseResource(service);
+	await expect(ndv().locator('[data-test-id=credentials-label]').allInnerTexts()).resolves.toEqual([SERVICES[service].label]);
+	await editor.shot(`editor-credentials-${shotNumber}-switched-to-${service}.png`);
+	expect(await offeredCredentials()).toEqual([SERVICES[service].credential]);
+	await pick(SERVICES[service].credential);
+	await editor.shot(`editor-credentials-${shotNumber + 1}-${service}-credential-picked.png`);
+}
+
 function escape(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -134,33 +155,16 @@ function escape(text: string): string {
 describe('the credential the editor shows for each resource', () => {
 	test('added as Message → Send Template it shows the messaging credential; Time and back each ask for their own service and offer exactly its credential', async () => {
 		await withFailureShot('message-time-message', async () => {
-			await addNodeThroughAction(actionOf('message', 'sendTemplate'));
-			await credentialLabel('message').waitFor();
-			await expectShown(SERVICES.message.credential);
-			await editor.shot('editor-credentials-1-added-as-message.png');
+			await addAndExpectCredential('message', 'sendTemplate', 1);
 
-			await chooseResource('time');
-			await expect(ndv().locator('[data-test-id=credentials-label]').allInnerTexts()).resolves.toEqual([SERVICES.time.label]);
-			await editor.shot('editor-credentials-2-switched-to-time.png');
-			expect(await offeredCredentials()).toEqual([SERVICES.time.credential]);
-			await pick(SERVICES.time.credential);
-			await editor.shot('editor-credentials-3-time-credential-picked.png');
-
-			await chooseResource('message');
-			await expect(ndv().locator('[data-test-id=credentials-label]').allInnerTexts()).resolves.toEqual([SERVICES.message.label]);
-			await editor.shot('editor-credentials-4-back-to-message.png');
-			expect(await offeredCredentials()).toEqual([SERVICES.message.credential]);
-			await pick(SERVICES.message.credential);
-			await editor.shot('editor-credentials-5-messaging-credential-picked.png');
+			await switchAndPick('time', 2);
+			await switchAndPick('message', 4);
 		});
 	});
 
 	test('added as Time → Travel it shows the timeline credential', async () => {
 		await withFailureShot('added-as-time', async () => {
-			await addNodeThroughAction(actionOf('time', 'travel'));
-			await credentialLabel('time').waitFor();
-			await expectShown(SERVICES.time.credential);
-			await editor.shot('editor-credentials-6-added-as-time.png');
+			await addAndExpectCredential('time', 'travel', 6);
 		});
 	});
 });
