@@ -1,17 +1,17 @@
 /**
- * Which credential the editor shows for the action node, in a real browser, with one credential
- * of each service existing: each resource asks for its own service's credential and offers
- * exactly the existing one, and a node added through an action of either service comes up with
- * that service's credential selected. Screenshots in .artifacts/e2e/editor-credentials-*.png.
+ * Which credential the editor shows for the action node, in a real browser: each resource asks
+ * for its own service's credential and offers exactly the existing credentials of that service,
+ * and a node added through an action of either service comes up with that service's credential
+ * selected (n8n picks the most recently changed one: this file creates one of each service
+ * first, and removes them afterwards). Screenshots in .artifacts/e2e/editor-credentials-*.png.
  *
  * n8n 2.41's editor picks a credential by itself only while the node has none at all
  * (NodeCredentials.vue), so after switching to the other service's resource the field waits
  * for one pick; see the README's Credentials section.
  */
-import { CREDENTIAL_TYPES, NODE_TYPES } from '../n8n/instance';
-import { SANDBOX_CREDENTIAL_NAMES } from '../n8n/sandboxCredentials';
+import { CREDENTIAL_TYPES, NODE_TYPES, type StoredCredential } from '../n8n/instance';
 import { openBrowser, searchCreator, signIn, type Editor } from './browserSupport';
-import { n8n } from './support';
+import { env, n8n } from './support';
 
 jest.setTimeout(240_000);
 
@@ -25,9 +25,28 @@ const actionOf = (resource: string, operation: string): string =>
 		.options.find((o: any) => o.value === operation).action;
 
 const SERVICES = {
-	message: { label: 'Credential for Chat-App Messaging API', credential: SANDBOX_CREDENTIAL_NAMES.messaging },
-	time: { label: 'Credential for Timeline Navigation API', credential: SANDBOX_CREDENTIAL_NAMES.timeline },
-} as const;
+	message: {
+		label: 'Credential for Chat-App Messaging API',
+		credential: {
+			name: 'Chat-App Messaging (editor test)',
+			type: CREDENTIAL_TYPES.messaging,
+			data: { baseUrl: env.sandbox.url, apiKey: env.sandbox.messagingKey },
+		},
+	},
+	time: {
+		label: 'Credential for Timeline Navigation API',
+		credential: {
+			name: 'Timeline Navigation (editor test)',
+			type: CREDENTIAL_TYPES.timeline,
+			data: { baseUrl: env.sandbox.url, accessToken: env.sandbox.timelineKey },
+		},
+	},
+};
+type Service = keyof typeof SERVICES;
+
+let created: StoredCredential[] = [];
+/** Names of every existing credential of a type, sorted. */
+let namesOfType: (type: string) => string[];
 
 let editor: Editor;
 let page: Editor['page'];
@@ -43,6 +62,10 @@ beforeAll(async () => {
 	expect(types.find((t) => t.name === CREDENTIAL_TYPES.messaging)?.displayName).toBe('Chat-App Messaging API');
 	expect(types.find((t) => t.name === CREDENTIAL_TYPES.timeline)?.displayName).toBe('Timeline Navigation API');
 
+	created = await n8n.importCredentials(Object.values(SERVICES).map((service) => service.credential));
+	const all = (await n8n.rest('GET', '/credentials')).body as Array<{ name: string; type: string }>;
+	namesOfType = (type) => all.filter((c) => c.type === type).map((c) => c.name).sort();
+
 	editor = await openBrowser();
 	page = editor.page;
 	await signIn(page);
@@ -50,6 +73,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await editor?.close();
+	for (const credential of created) await n8n.rest('DELETE', `/credentials/${credential.id}`);
 });
 
 const ndv = () => page.locator('[data-test-id=ndv]');
@@ -70,16 +94,16 @@ async function addNodeThroughAction(action: string): Promise<void> {
 	await ndv().waitFor();
 }
 
-async function chooseResource(value: keyof typeof SERVICES): Promise<void> {
+async function chooseResource(value: Service): Promise<void> {
 	await ndv().locator('[data-test-id=parameter-input-resource]').click();
 	await page.locator('.el-select-dropdown__item:visible', { hasText: new RegExp(`^${escape(resourceName(value))}$`) }).click();
 	await credentialLabel(value).waitFor();
 }
 
-const credentialLabel = (service: keyof typeof SERVICES) =>
+const credentialLabel = (service: Service) =>
 	ndv().locator('[data-test-id=credentials-label]', { hasText: SERVICES[service].label });
 
-/** The existing credentials the field offers (without "Create new credential"). */
+/** The existing credentials the field offers (without "Create new credential"), sorted. */
 async function offeredCredentials(): Promise<string[]> {
 	// Right after the resource changes, the first click on the field may only focus it: click
 	// until the list is open.
@@ -97,7 +121,7 @@ async function offeredCredentials(): Promise<string[]> {
 	}
 	const items = page.locator('[data-test-id^=node-credentials-select-item-]:visible:not([data-test-id$="-new"])');
 	await items.first().waitFor();
-	return (await items.allInnerTexts()).map((text) => text.split('\n')[0].trim());
+	return (await items.allInnerTexts()).map((text) => text.split('\n')[0].trim()).sort();
 }
 
 async function pick(credential: string): Promise<void> {
@@ -128,10 +152,10 @@ async function withFailureShot(name: string, steps: () => Promise<void>): Promis
 }
 
 /** Adds the node through the action; it comes up with the service's existing credential. */
-async function addAndExpectCredential(service: keyof typeof SERVICES, operation: string, shotNumber: number): Promise<void> {
+async function addAndExpectCredential(service: Service, operation: string, shotNumber: number): Promise<void> {
 	await addNodeThroughAction(actionOf(service, operation));
 	await credentialLabel(service).waitFor();
-	await expectShown(SERVICES[service].credential);
+	await expectShown(SERVICES[service].credential.name);
 	await editor.shot(`editor-credentials-${shotNumber}-added-as-${service}.png`);
 }
 
@@ -139,12 +163,12 @@ async function addAndExpectCredential(service: keyof typeof SERVICES, operation:
  * Switches Resource to the service's resource: the field asks for that service's credential and
  * offers exactly the existing one; picks it. Screenshots before and after the pick.
  */
-async function switchAndPick(service: keyof typeof SERVICES, shotNumber: number): Promise<void> {
+async function switchAndPick(service: Service, shotNumber: number): Promise<void> {
 	await chooseResource(service);
 	await expect(ndv().locator('[data-test-id=credentials-label]').allInnerTexts()).resolves.toEqual([SERVICES[service].label]);
 	await editor.shot(`editor-credentials-${shotNumber}-switched-to-${service}.png`);
-	expect(await offeredCredentials()).toEqual([SERVICES[service].credential]);
-	await pick(SERVICES[service].credential);
+	expect(await offeredCredentials()).toEqual(namesOfType(SERVICES[service].credential.type));
+	await pick(SERVICES[service].credential.name);
 	await editor.shot(`editor-credentials-${shotNumber + 1}-${service}-credential-picked.png`);
 }
 
