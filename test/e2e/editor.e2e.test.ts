@@ -5,57 +5,31 @@
  * trigger, while listening, names the Chat-App Messaging service. Screenshots go to
  * .artifacts/e2e/ (git-ignored).
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-
-import { CHROMIUM_ARGS, ensureChromium } from '../n8n/browser';
-import { ARTIFACTS_DIR } from '../n8n/runtime';
+import { creatorItem, newWorkflowWithManualTrigger, openBrowser, searchCreator, signIn, type Editor } from './browserSupport';
 import { n8n } from './support';
 
-const SHOTS = path.join(ARTIFACTS_DIR, 'e2e');
 const ACTION_NODE = 'Timeline Navigation & Chat-App Messaging';
 /** n8n lists a trigger under its app's name, without " Trigger". */
 const TRIGGER_ENTRY = 'Chat-App Messaging';
 const TRIGGER_DESCRIPTION = 'Starts the workflow when the Chat-App Messaging service reports an inbound message or a delivery status';
 const ACTION_DESCRIPTION_START = 'Drive the Timeline Navigation service';
 
-let context: BrowserContext;
-let page: Page;
-let profile: string;
+let editor: Editor;
+let page: Editor['page'];
 
 jest.setTimeout(240_000);
 
 beforeAll(async () => {
-	const executablePath = await ensureChromium((line) => process.stderr.write(line + '\n'));
-	profile = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-chromium-'));
-	context = await chromium.launchPersistentContext(profile, {
-		executablePath,
-		headless: true,
-		args: CHROMIUM_ARGS,
-		viewport: { width: 1440, height: 900 },
-	});
-	page = context.pages()[0] ?? (await context.newPage());
-	page.setDefaultTimeout(30_000);
-	await page.goto(`${n8n.url}/signin`);
-	await page.locator('input[name=emailOrLdapLoginId], input[name=email]').first().fill(n8n.owner.email);
-	await page.locator('input[name=password]').fill(n8n.owner.password);
-	await page.getByRole('button', { name: /sign in/i }).click();
-	await page.waitForURL((u) => !u.pathname.includes('/signin'));
+	editor = await openBrowser();
+	page = editor.page;
+	await signIn(page);
 });
 
 afterAll(async () => {
-	await context?.close();
-	if (profile) fs.rmSync(profile, { recursive: true, force: true });
+	await editor?.close();
 });
 
-async function shot(name: string): Promise<string> {
-	fs.mkdirSync(SHOTS, { recursive: true });
-	const file = path.join(SHOTS, name);
-	await page.screenshot({ path: file });
-	return file;
-}
+const shot = (name: string) => editor.shot(name);
 
 /** Runs a step of a test, keeping a screenshot of the page if it fails. */
 async function step(failureShot: string, work: () => Promise<void>): Promise<void> {
@@ -67,21 +41,9 @@ async function step(failureShot: string, work: () => Promise<void>): Promise<voi
 	}
 }
 
-const creatorItem = (name: string) =>
-	page.locator('[data-test-id=node-creator-item-name]').getByText(name, { exact: true }).first();
-
-/** Types into the node panel's search and waits for `expected` to be listed; returns every name listed. */
-async function searchCreator(term: string, expected: string): Promise<string[]> {
-	const search = page.locator('[data-test-id=node-creator-search-bar]');
-	await search.fill('');
-	await search.fill(term);
-	await creatorItem(expected).waitFor();
-	return (await page.locator('[data-test-id=node-creator-item-name]').allInnerTexts()).map((t) => t.trim());
-}
-
 /** The text of the panel entry whose name is `name` (name and description). */
 async function creatorEntryText(name: string): Promise<string> {
-	return await page.locator('[data-test-id=item-iterator-item]', { has: creatorItem(name) }).first().innerText();
+	return await page.locator('[data-test-id=item-iterator-item]', { has: creatorItem(page, name) }).first().innerText();
 }
 
 async function newWorkflow(): Promise<void> {
@@ -95,7 +57,7 @@ describe('the editor in headless Chromium', () => {
 			await newWorkflow();
 			// An empty workflow first asks for a trigger.
 			for (const term of ['chat', 'messaging']) {
-				expect(await searchCreator(term, TRIGGER_ENTRY)).toEqual(expect.arrayContaining([TRIGGER_ENTRY, ACTION_NODE]));
+				expect(await searchCreator(page, term, TRIGGER_ENTRY)).toEqual(expect.arrayContaining([TRIGGER_ENTRY, ACTION_NODE]));
 			}
 			expect(await creatorEntryText(TRIGGER_ENTRY)).toContain(TRIGGER_DESCRIPTION);
 			await shot('editor-search-chat.png');
@@ -106,15 +68,11 @@ describe('the editor in headless Chromium', () => {
 			for (const width of triggerIcons) expect(width).toBeGreaterThan(0);
 
 			// Start with a manual trigger; the action node is then offered as a next step.
-			await searchCreator('manual', 'Trigger manually');
-			await creatorItem('Trigger manually').click();
-			await page.locator('[data-test-id=canvas-node]').first().waitFor();
-			await page.keyboard.press('Escape');
-			await page.locator('[data-test-id=node-creator-plus-button]').click();
-			expect(await searchCreator('timeline', ACTION_NODE)).toContain(ACTION_NODE);
+			await newWorkflowWithManualTrigger(page);
+			expect(await searchCreator(page, 'timeline', ACTION_NODE)).toContain(ACTION_NODE);
 			expect(await creatorEntryText(ACTION_NODE)).toContain(ACTION_DESCRIPTION_START);
 			await shot('editor-search-timeline.png');
-			expect(await searchCreator('chat', ACTION_NODE)).toContain(ACTION_NODE);
+			expect(await searchCreator(page, 'chat', ACTION_NODE)).toContain(ACTION_NODE);
 			const actionIcons = await page
 				.locator('img[src*="timelineNavigation.svg"], img[src*="timelineNavigation.dark.svg"]')
 				.evaluateAll((imgs) => imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth));
@@ -125,14 +83,9 @@ describe('the editor in headless Chromium', () => {
 
 	test('Send Template labels each parameter with its placeholder, and the canvas reads "Message: Send Template"', async () => {
 		await step('editor-failure-send-template.png', async () => {
-			await newWorkflow();
-			await searchCreator('manual', 'Trigger manually');
-			await creatorItem('Trigger manually').click();
-			await page.locator('[data-test-id=canvas-node]').first().waitFor();
-			await page.keyboard.press('Escape');
-			await page.locator('[data-test-id=node-creator-plus-button]').click();
-			await searchCreator('timeline', ACTION_NODE);
-			await creatorItem(ACTION_NODE).click();
+			await newWorkflowWithManualTrigger(page);
+			await searchCreator(page, 'timeline', ACTION_NODE);
+			await creatorItem(page, ACTION_NODE).click();
 			await page.getByText('Send a template message', { exact: true }).first().click();
 
 			const ndv = page.locator('[data-test-id=ndv]');
@@ -180,8 +133,8 @@ describe('the editor in headless Chromium', () => {
 	test('the trigger, while listening, says which service to go to', async () => {
 		await step('editor-failure-trigger.png', async () => {
 			await newWorkflow();
-			await searchCreator('chat', TRIGGER_ENTRY);
-			await creatorItem(TRIGGER_ENTRY).click();
+			await searchCreator(page, 'chat', TRIGGER_ENTRY);
+			await creatorItem(page, TRIGGER_ENTRY).click();
 			// The trigger's events are offered as its actions.
 			await page.getByText('On inbound message', { exact: true }).first().click();
 			const ndv = page.locator('[data-test-id=ndv]');
