@@ -25,6 +25,7 @@ import { CREDENTIAL_TYPES, freePort, startN8n, type N8nInstance, type StoredCred
 import { ARTIFACTS_DIR, N8N_VERSION, NODE_VERSION, ensureRuntime } from '../n8n/runtime';
 import { runLoad, type LoadResult } from './load';
 import { MemorySampler, type MemoryPeak } from './memory';
+import { measureSecretTiming } from './secretTiming';
 import { renderMarkdown, renderTable, type BenchResults, type Row } from './report';
 import {
 	NODE_UNDER_TEST,
@@ -62,7 +63,7 @@ const HELP = `npm run bench [-- options]    (each option also as an environment 
   --concurrency=C           BENCH_CONCURRENCY          requests in flight for the plain loop, and the
                                                        node's default it is compared with (10)
   --webhook-concurrency=W   BENCH_WEBHOOK_CONCURRENCY  deliveries in flight (20)
-  --only=sends,timeline,webhooks,sandbox  BENCH_ONLY   parts to run (all)
+  --only=sends,timeline,webhooks,sandbox,secrets  BENCH_ONLY   parts to run (all)
   --webhook-variants=trigger,webhook,triggerNoDedupe   BENCH_WEBHOOK_VARIANTS
                                                        receivers to run (trigger,webhook)
   --expression-engine=E     BENCH_EXPRESSION_ENGINE    n8n's N8N_EXPRESSION_ENGINE (vm, legacy; default:
@@ -88,12 +89,12 @@ function readConfig(argv: string[]): Config {
 		if (!Number.isInteger(n) || n < min) throw new Error(`--${flag} / ${env} must be a whole number >= ${min}, got "${raw}"`);
 		return n;
 	};
-	const only = pick('only', 'BENCH_ONLY', 'sends,timeline,webhooks,sandbox')
+	const only = pick('only', 'BENCH_ONLY', 'sends,timeline,webhooks,sandbox,secrets')
 		.split(',')
 		.map((s) => s.trim())
 		.filter(Boolean);
 	for (const part of only) {
-		if (!['sends', 'timeline', 'webhooks', 'sandbox'].includes(part)) throw new Error(`--only: unknown part "${part}"`);
+		if (!['sends', 'timeline', 'webhooks', 'sandbox', 'secrets'].includes(part)) throw new Error(`--only: unknown part "${part}"`);
 	}
 	return {
 		items: int('items', 'BENCH_ITEMS', 2000),
@@ -767,6 +768,22 @@ async function main(): Promise<void> {
 			results.targets.push(
 				{ name: 'webhooks: this trigger / Webhook node >= 1.0', value: w.ratios.triggerOverWebhook, met: w.ratios.triggerOverWebhook >= 1.0 },
 				{ name: 'webhooks: nothing lost (every delivery accepted, one successful execution each)', value: lost ? 1 : 0, met: lost },
+			);
+		}
+		if (cfg.only.has('secrets')) {
+			const timing = measureSecretTiming();
+			const within = (ratio: number) => ratio > 1 / 3 && ratio < 3;
+			results.targets.push(
+				{
+					name: 'trigger header secret: refusal time, wrong at the last / at the first character, within 1/3..3',
+					value: timing.headerLateOverEarly,
+					met: within(timing.headerLateOverEarly),
+				},
+				{
+					name: 'trigger basic auth: slowest / fastest refusal (wrong user or password, first or last character) < 3',
+					value: timing.basicSlowestOverFastest,
+					met: timing.basicSlowestOverFastest < 3,
+				},
 			);
 		}
 		// Where the time goes when a target is missed (measured with --profile, see the README).

@@ -18,7 +18,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { openBrowser, signIn } from '../n8n/browser';
 import { e2eRuntime } from '../n8n/e2e';
 import { EXAMPLE_FILES, readExample } from '../n8n/examples';
 import {
@@ -34,6 +33,7 @@ import { startRegistry, type LocalRegistry } from '../n8n/registry';
 import { ARTIFACTS_DIR, PROJECT_ROOT } from '../n8n/runtime';
 import { repack, withVersion } from '../n8n/tarball';
 import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials } from '../n8n/sandboxCredentials';
+import { openBrowser, signIn } from './browserSupport';
 import { env, sandbox } from './support';
 
 jest.setTimeout(300_000);
@@ -254,8 +254,9 @@ describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nV
 	});
 
 	test('the Community Nodes settings page lists the package with its version and nodes (screenshot)', async () => {
-		const browser = await openBrowser(log);
-		const shot = path.join(ARTIFACTS_DIR_E2E, `community-nodes-${runtime.id}.png`);
+		const browser = await openBrowser();
+		const shotName = `community-nodes-${runtime.id}.png`;
+		let shot: string | undefined;
 		try {
 			await signIn(browser.page, n8n);
 			// what the page itself asks n8n for, and what it shows
@@ -276,10 +277,10 @@ describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nV
 			expect(text).toContain(NEXT_VERSION);
 			for (const node of packages[0].installedNodes) expect(text).toContain(node.name);
 		} finally {
-			await browser.page.screenshot({ path: shot }).catch(() => undefined);
+			shot = await browser.shot(shotName).catch(() => undefined);
 			await browser.close();
 		}
-		expect(fs.statSync(shot).size).toBeGreaterThan(10_000);
+		expect(fs.statSync(shot ?? '').size).toBeGreaterThan(10_000);
 	});
 
 	test('Uninstall: the package, its files and its nodes are gone, and the workflow no longer reaches the service', async () => {

@@ -5,11 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
 
-import type { N8nConnectionInfo } from './instance';
 import type { Log } from './runtime';
 
 export const CHROMIUM_BIN = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
@@ -68,41 +64,6 @@ export async function ensureChromium(log: Log = (l) => process.stderr.write(l + 
 	if (!fs.existsSync(CHROMIUM_BIN)) throw new Error(`apt-get installed chromium but ${CHROMIUM_BIN} is still missing`);
 	log(`[chromium] installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 	return CHROMIUM_BIN;
-}
-
-/** A headless Chromium with a throwaway profile; `close()` also removes the profile. */
-export async function openBrowser(log?: Log): Promise<{ page: Page; close(): Promise<void> }> {
-	const executablePath = await ensureChromium(log);
-	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-chromium-'));
-	const context = await chromium
-		.launchPersistentContext(profile, {
-			executablePath,
-			headless: true,
-			args: CHROMIUM_ARGS,
-			viewport: { width: 1440, height: 900 },
-		})
-		.catch((err) => {
-			fs.rmSync(profile, { recursive: true, force: true });
-			throw err;
-		});
-	const page = context.pages()[0] ?? (await context.newPage());
-	page.setDefaultTimeout(30_000);
-	return {
-		page,
-		close: async () => {
-			await context.close();
-			fs.rmSync(profile, { recursive: true, force: true });
-		},
-	};
-}
-
-/** Signs in to n8n's editor as the instance owner (n8n 1.x and 2.x sign-in forms). */
-export async function signIn(page: Page, n8n: Pick<N8nConnectionInfo, 'url' | 'owner'>): Promise<void> {
-	await page.goto(`${n8n.url}/signin`);
-	await page.locator('input[name=emailOrLdapLoginId], input[name=email]').first().fill(n8n.owner.email);
-	await page.locator('input[name=password]').fill(n8n.owner.password);
-	await page.getByRole('button', { name: /sign in/i }).click();
-	await page.waitForURL((u) => !u.pathname.includes('/signin'));
 }
 
 if (require.main === module) {
