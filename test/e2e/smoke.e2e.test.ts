@@ -11,6 +11,13 @@ import { env, n8n, sandbox } from './support';
 
 const READABLE_REFUSAL = /401|reject|key|token/i;
 
+/**
+ * n8n 2.11 and later read the messaging credential's `ignoreHttpStatusErrors: { ignore, except }`
+ * as "every status but these is an answer"; n8n 1.x (and 2.x before 2.11) reads any such object
+ * as "every status is an answer", so there the Test cannot see a 401 (README, Credentials).
+ */
+const STATUS_VERDICT = !env.versions.n8n.startsWith('1.');
+
 describe('the package in a real n8n', () => {
 	test('n8n loads both node types under the package name', async () => {
 		const nodes = await n8n.exportNodes();
@@ -57,7 +64,7 @@ describe("n8n's credential test endpoint against the sandbox", () => {
 			cred: () => env.credentials.messaging,
 			data: (key: string) => ({ baseUrl: env.sandbox.url, apiKey: key }),
 			goodKey: () => env.sandbox.messagingKey,
-			wrongKeyMessage: READABLE_REFUSAL,
+			wrongKeyMessage: STATUS_VERDICT ? READABLE_REFUSAL : undefined,
 		},
 	];
 
@@ -78,12 +85,20 @@ describe("n8n's credential test endpoint against the sandbox", () => {
 			expect(result.status).toBe('OK');
 		});
 
-		test(`${c.label}: a wrong key fails with a readable message`, async () => {
-			const result = await testCredential(c.cred(), c.data('wrong-key-0000'));
-			expect(result.status).toBe('Error');
-			expect(result.message).toMatch(c.wrongKeyMessage);
-			expect(result.message).not.toMatch(/\n\s+at /); // no stack trace
-		});
+		const wrongKeyMessage = c.wrongKeyMessage;
+		if (wrongKeyMessage) {
+			test(`${c.label}: a wrong key fails with a readable message`, async () => {
+				const result = await testCredential(c.cred(), c.data('wrong-key-0000'));
+				expect(result.status).toBe('Error');
+				expect(result.message).toMatch(wrongKeyMessage);
+				expect(result.message).not.toMatch(/\n\s+at /); // no stack trace
+			});
+		} else {
+			test(`${c.label}: on n8n ${env.versions.n8n} the Test cannot see the 401 of a wrong key (the limitation the README names)`, async () => {
+				const result = await testCredential(c.cred(), c.data('wrong-key-0000'));
+				expect(result.status).toBe('OK');
+			});
+		}
 	}
 });
 
@@ -100,21 +115,27 @@ describe("n8n's credential test of the messaging key rests on the HTTP status, w
 		}
 	};
 
-	test.each(ERROR_BODY_SHAPES)('HTTP 401 with %s fails: the key was rejected', async (_shape, body) => {
-		expect(await check(401, body)).toEqual({ status: 'Error', message: expect.stringMatching(/rejected the API key \(HTTP 401\)/) });
-	});
-
-	test.each(ERROR_BODY_SHAPES)('HTTP 403 with %s fails: the key is refused', async (_shape, body) => {
-		expect(await check(403, body)).toEqual({ status: 'Error', message: expect.stringMatching(/refused the API key \(HTTP 403\)/) });
-	});
-
 	test.each(ERROR_BODY_SHAPES)('HTTP 404 with %s passes: the key was accepted', async (_shape, body) => {
 		expect(await check(404, body)).toEqual(expect.objectContaining({ status: 'OK' }));
 	});
 
-	test('HTTP 500 fails, naming the status', async () => {
-		const result = await check(500, { body: { message: 'Internal error' } });
-		expect(result.status).toBe('Error');
-		expect(result.message).toContain('answered HTTP 500 instead of 404');
-	});
+	if (STATUS_VERDICT) {
+		test.each(ERROR_BODY_SHAPES)('HTTP 401 with %s fails: the key was rejected', async (_shape, body) => {
+			expect(await check(401, body)).toEqual({ status: 'Error', message: expect.stringMatching(/rejected the API key \(HTTP 401\)/) });
+		});
+
+		test.each(ERROR_BODY_SHAPES)('HTTP 403 with %s fails: the key is refused', async (_shape, body) => {
+			expect(await check(403, body)).toEqual({ status: 'Error', message: expect.stringMatching(/refused the API key \(HTTP 403\)/) });
+		});
+
+		test('HTTP 500 fails, naming the status', async () => {
+			const result = await check(500, { body: { message: 'Internal error' } });
+			expect(result.status).toBe('Error');
+			expect(result.message).toContain('answered HTTP 500 instead of 404');
+		});
+	} else {
+		test.each([401, 403, 500])(`on n8n ${env.versions.n8n}, HTTP %i reads as a pass (the limitation the README names)`, async (status) => {
+			expect(await check(status, { body: { message: 'Unauthorized' } })).toEqual(expect.objectContaining({ status: 'OK' }));
+		});
+	}
 });
