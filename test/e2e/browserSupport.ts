@@ -68,21 +68,37 @@ export function creatorItem(page: Page, name: string) {
 	return page.locator('[data-test-id=node-creator-item-name]').getByText(name, { exact: true }).first();
 }
 
-/** Types into the node creator's search, waits until `expected` is listed, and returns every name listed. */
+/**
+ * Types into the node creator's search and returns the names listed once the list has settled
+ * (the same names on two reads in a row) with `expected` among them. n8n filters as you type
+ * and may re-render the list after the entry first shows, so clicking it earlier can miss.
+ */
 export async function searchCreator(page: Page, term: string, expected: string): Promise<string[]> {
 	const search = page.locator('[data-test-id=node-creator-search-bar]');
 	await search.fill('');
 	await search.fill(term);
-	await creatorItem(page, expected).waitFor();
-	return (await page.locator('[data-test-id=node-creator-item-name]').allInnerTexts()).map((t) => t.trim());
+	const names = async () => (await page.locator('[data-test-id=node-creator-item-name]').allInnerTexts()).map((t) => t.trim());
+	let previous = '';
+	for (let attempt = 0; ; attempt++) {
+		const listed = await names();
+		const current = JSON.stringify(listed);
+		if (current === previous && listed.includes(expected)) {
+			await creatorItem(page, expected).waitFor();
+			return listed;
+		}
+		if (attempt > 100) throw new Error(`the node creator did not settle on a list with "${expected}" for "${term}": ${current}`);
+		previous = current;
+		await page.waitForTimeout(300);
+	}
 }
 
 /** A new workflow whose first node is a manual trigger, with the node creator open for the next step. */
 export async function newWorkflowWithManualTrigger(page: Page): Promise<void> {
 	await page.goto(`${n8n.url}/workflow/new`);
 	await page.locator('[data-test-id=canvas-plus-button]').click();
-	await searchCreator(page, 'manual', 'Trigger manually');
-	await creatorItem(page, 'Trigger manually').click();
+	// "Trigger manually" in the unfiltered list; "Manual Trigger" once the search applies.
+	await searchCreator(page, 'manual', 'Manual Trigger');
+	await creatorItem(page, 'Manual Trigger').click();
 	await page.locator('[data-test-id=canvas-node]').first().waitFor();
 	await page.keyboard.press('Escape');
 	await page.locator('[data-test-id=node-creator-plus-button]').click();
