@@ -102,7 +102,7 @@ describe('the repeat memory', () => {
 	});
 
 	it('older generations are kept as they are: a delivery adds to the newest only', () => {
-		const db = { saved: {} };
+		const db: { saved: IDataObject } = { saved: {} };
 		const n8n = n8nProcess(db);
 		const now = Date.now();
 		const memory = deliveryMemory(db.saved, undefined);

@@ -107,7 +107,7 @@ export function installedRuntime(): RuntimeInfo | undefined {
 	return marker;
 }
 
-function fmt(ms: number): string {
+export function fmt(ms: number): string {
 	const s = Math.round(ms / 1000);
 	return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
@@ -120,15 +120,24 @@ function countEntries(dir: string): number {
 	}
 }
 
+export interface RunStepOptions {
+	cwd: string;
+	env: NodeJS.ProcessEnv;
+	log: Log;
+	logFile: string;
+	progress?: () => string;
+	/** The install lock held while this runs (default: the n8n runtime's). */
+	lockFile?: string;
+	/** Log prefix (default `[n8n-runtime]`). */
+	prefix?: string;
+}
+
 /** Runs a command, tails its output into a log file, prints a heartbeat with elapsed time. */
-function run(
-	step: string,
-	cmd: string,
-	args: string[],
-	opts: { cwd: string; env: NodeJS.ProcessEnv; log: Log; logFile: string; progress?: () => string },
-): Promise<void> {
+export function runStep(step: string, cmd: string, args: string[], opts: RunStepOptions): Promise<void> {
+	const lockFile = opts.lockFile ?? LOCK;
+	const prefix = opts.prefix ?? '[n8n-runtime]';
 	const started = Date.now();
-	opts.log(`[n8n-runtime] ${step}: ${cmd} ${args.join(' ')}`);
+	opts.log(`${prefix} ${step}: ${cmd} ${args.join(' ')}`);
 	fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
 	const out = fs.openSync(opts.logFile, 'a');
 	fs.writeSync(out, `\n=== ${new Date().toISOString()} ${step}: ${cmd} ${args.join(' ')}\n`);
@@ -141,10 +150,10 @@ function run(
 			stdio: ['ignore', out, out],
 			detached: true,
 		});
-		if (child.pid) recordChild(child.pid);
+		if (child.pid) recordChild(child.pid, lockFile);
 		const timer = setInterval(() => {
 			const extra = opts.progress ? `, ${opts.progress()}` : '';
-			opts.log(`[n8n-runtime] ${step}: still running (${fmt(Date.now() - started)}${extra})`);
+			opts.log(`${prefix} ${step}: still running (${fmt(Date.now() - started)}${extra})`);
 		}, 15000);
 		const onSignal = () => {
 			try {
@@ -163,10 +172,10 @@ function run(
 			clearInterval(timer);
 			process.removeListener('SIGINT', onSignal);
 			process.removeListener('SIGTERM', onSignal);
-			recordChild(undefined);
+			recordChild(undefined, lockFile);
 			fs.closeSync(out);
 			if (code === 0) {
-				opts.log(`[n8n-runtime] ${step}: done in ${fmt(Date.now() - started)}`);
+				opts.log(`${prefix} ${step}: done in ${fmt(Date.now() - started)}`);
 				resolve();
 			} else {
 				const tail = fs.readFileSync(opts.logFile, 'utf8').split('\n').slice(-30).join('\n');
@@ -218,18 +227,18 @@ interface LockContent {
 	child?: number;
 }
 
-function readLock(): LockContent | undefined {
+function readLock(lockFile: string): LockContent | undefined {
 	try {
-		const text = fs.readFileSync(LOCK, 'utf8').trim();
+		const text = fs.readFileSync(lockFile, 'utf8').trim();
 		return text.startsWith('{') ? JSON.parse(text) : { pid: Number(text) };
 	} catch {
 		return undefined;
 	}
 }
 
-function recordChild(child: number | undefined): void {
-	const lock = readLock();
-	if (lock?.pid === process.pid) fs.writeFileSync(LOCK, JSON.stringify({ pid: process.pid, child }));
+function recordChild(child: number | undefined, lockFile: string): void {
+	const lock = readLock(lockFile);
+	if (lock?.pid === process.pid) fs.writeFileSync(lockFile, JSON.stringify({ pid: process.pid, child }));
 }
 
 function stopOrphan(pgid: number, log: Log): void {
@@ -247,20 +256,24 @@ function stopOrphan(pgid: number, log: Log): void {
 	}
 }
 
-async function acquireLock(log: Log): Promise<() => void> {
-	fs.mkdirSync(RUNTIME_DIR, { recursive: true });
+/**
+ * Takes an install lock (a file holding this pid): waits while a live process holds it,
+ * recovers it (stopping the npm it left running) from one that died. Returns the release.
+ */
+export async function acquireLock(log: Log, lockFile = LOCK): Promise<() => void> {
+	fs.mkdirSync(path.dirname(lockFile), { recursive: true });
 	let waitingSince = 0;
 	for (;;) {
 		try {
-			fs.writeFileSync(LOCK, JSON.stringify({ pid: process.pid }), { flag: 'wx' });
-			return () => fs.rmSync(LOCK, { force: true });
+			fs.writeFileSync(lockFile, JSON.stringify({ pid: process.pid }), { flag: 'wx' });
+			return () => fs.rmSync(lockFile, { force: true });
 		} catch (err) {
 			if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-			const holder = readLock();
+			const holder = readLock(lockFile);
 			if (!holder?.pid || !pidAlive(holder.pid)) {
 				log(`[n8n-runtime] an earlier install (pid ${holder?.pid ?? '?'}) was interrupted; recovering`);
 				if (holder?.child) stopOrphan(holder.child, log);
-				fs.rmSync(LOCK, { force: true });
+				fs.rmSync(lockFile, { force: true });
 				continue;
 			}
 			if (!waitingSince) {
@@ -272,7 +285,7 @@ async function acquireLock(log: Log): Promise<() => void> {
 	}
 }
 
-async function nodeVersionOf(bin: string): Promise<string | undefined> {
+export async function nodeVersionOf(bin: string): Promise<string | undefined> {
 	if (!fs.existsSync(bin)) return undefined;
 	return new Promise((resolve) => {
 		const child = spawn(bin, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -323,7 +336,7 @@ export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<Ru
 					2,
 				) + '\n',
 			);
-			await run(
+			await runStep(
 				`step 1/3 Node ${NODE_VERSION}`,
 				npmCommand(),
 				['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-progress', '--loglevel=warn'],
@@ -359,12 +372,12 @@ export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<Ru
 			fs.rmSync(path.join(N8N_DIR, '.installed'), { force: true });
 			const step = `step 2/3 n8n ${N8N_VERSION} (npm install${lockUsed ? ' with lock' : ''}, ~2-3 min)`;
 			try {
-				await run(step, npmCommand(), installArgs, { cwd: N8N_DIR, env: npmEnv, log, logFile, progress });
+				await runStep(step, npmCommand(), installArgs, { cwd: N8N_DIR, env: npmEnv, log, logFile, progress });
 			} catch (err) {
 				log(`[n8n-runtime] ${(err as Error).message.split('\n')[0]}`);
 				log('[n8n-runtime] retrying from an empty node_modules');
 				fs.rmSync(nm, { recursive: true, force: true });
-				await run(step + ' (retry)', npmCommand(), installArgs, {
+				await runStep(step + ' (retry)', npmCommand(), installArgs, {
 					cwd: N8N_DIR,
 					env: npmEnv,
 					log,
@@ -379,7 +392,7 @@ export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<Ru
 
 		// 3. sqlite3's native binding, compiled against Node 24's headers (its prebuilt download fails).
 		if (!fs.existsSync(SQLITE_BINDING)) {
-			await run(
+			await runStep(
 				'step 3/3 compile sqlite3 for Node 24 (~1 min)',
 				npmCommand(),
 				['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts', '--loglevel=warn'],

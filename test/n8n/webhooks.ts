@@ -1,11 +1,13 @@
 /**
  * Production webhook URLs of an active workflow, read from n8n's own table (`webhook_entity`)
- * with Node 24's built-in `node:sqlite`, so tests use exactly the path n8n registered.
+ * so tests use exactly the path n8n registered: with Node 24's built-in `node:sqlite`, or from
+ * PostgreSQL when the instance runs on it (queue mode).
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 
 import type { N8nClient } from './instance';
+import { pgQuery, postgresOf } from './postgres';
 import { NODE_BIN } from './runtime';
 
 export interface WebhookRow {
@@ -21,16 +23,23 @@ export interface WebhookUrl extends WebhookRow {
 	url: string;
 }
 
-const SCRIPT = `
+const COLUMNS = '"workflowId", "webhookPath", "method", "node", "webhookId"';
+
+const SQLITE_SCRIPT = `
 const { DatabaseSync } = require('node:sqlite');
 const db = new DatabaseSync(process.argv[1], { readOnly: true });
-const rows = db.prepare('SELECT "workflowId", "webhookPath", "method", "node", "webhookId" FROM webhook_entity').all();
+const rows = db.prepare('SELECT ${COLUMNS} FROM webhook_entity').all();
 process.stdout.write(JSON.stringify(rows));
 `;
 
-export function webhookRows(n8n: Pick<N8nClient, 'userFolder' | 'env'>): WebhookRow[] {
+export async function webhookRows(n8n: Pick<N8nClient, 'userFolder' | 'env'>): Promise<WebhookRow[]> {
+	const postgres = postgresOf(n8n.env);
+	if (postgres) {
+		const rows = await pgQuery<WebhookRow>(postgres, `SELECT ${COLUMNS} FROM webhook_entity`);
+		return rows.map((r) => ({ ...r, workflowId: String(r.workflowId) }));
+	}
 	const db = path.join(n8n.userFolder, '.n8n', 'database.sqlite');
-	const res = spawnSync(NODE_BIN, ['--no-warnings', '-e', SCRIPT, db], {
+	const res = spawnSync(NODE_BIN, ['--no-warnings', '-e', SQLITE_SCRIPT, db], {
 		encoding: 'utf8',
 		env: n8n.env,
 	});
@@ -46,10 +55,10 @@ export async function webhookUrlsOf(n8n: N8nClient, workflowId: string, waitMs =
 	const wf = (await n8n.api('GET', `/workflows/${workflowId}`)).body;
 	const typeOf = new Map<string, string>((wf.nodes ?? []).map((n: any) => [n.name, n.type]));
 	const deadline = Date.now() + waitMs;
-	let rows = webhookRows(n8n).filter((r) => r.workflowId === String(workflowId));
+	let rows = (await webhookRows(n8n)).filter((r) => r.workflowId === String(workflowId));
 	while (rows.length === 0 && Date.now() < deadline) {
 		await new Promise((r) => setTimeout(r, 200));
-		rows = webhookRows(n8n).filter((r) => r.workflowId === String(workflowId));
+		rows = (await webhookRows(n8n)).filter((r) => r.workflowId === String(workflowId));
 	}
 	return rows
 		.map((r) => ({
