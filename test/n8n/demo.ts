@@ -1,0 +1,174 @@
+/**
+ * What `npm start` and `npm run start:queue` share: the sandbox (seeded for the examples), an
+ * n8n set-up started by the caller, the four credentials pointing at the sandbox, every
+ * examples/*.json imported with the inbound-reply trigger published and the sandbox's webhook
+ * pointed at its production URL, one banner, and Ctrl-C stopping everything that was started.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { EXAMPLE_DATA, seedExampleData } from './examples';
+import { NODE_TYPES, portIsFree, wireCredentials, type N8nClient, type StoredCredential, type WorkflowJson } from './instance';
+import { ensureRuntime, PROJECT_ROOT, type Log } from './runtime';
+import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials, webhookHeadersFor } from './sandboxCredentials';
+import { webhookUrlsOf } from './webhooks';
+
+type Sandbox = {
+	url: string;
+	port: number;
+	timelineKey: string;
+	messagingKey: string;
+	client: any;
+	close(): Promise<void> | void;
+};
+
+/** What the caller started: the main n8n's client, its own banner lines, and how to stop it. */
+export interface DemoN8n {
+	client: N8nClient;
+	/** Lines after the editor/login lines (processes, services, logs). */
+	bannerLines: string[];
+	/** What Ctrl-C stops, in words ("n8n", "every n8n process, PostgreSQL, Redis"). */
+	stopsWhat: string;
+	stop(): Promise<void>;
+}
+
+export interface DemoOptions {
+	/** Preferred sandbox port (a free one if it is busy). */
+	sandboxPort: number;
+	/** Starts n8n once the sandbox is up (ports are the caller's business). */
+	startN8n(log: Log): Promise<DemoN8n>;
+	log?: Log;
+}
+
+export function readExamples(dir = process.env.EXAMPLES_DIR ?? path.join(PROJECT_ROOT, 'examples')): Array<{ file: string; json: WorkflowJson }> {
+	if (!fs.existsSync(dir)) return [];
+	return fs
+		.readdirSync(dir)
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((f) => ({ file: f, json: JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as WorkflowJson }));
+}
+
+export function isTriggerWorkflow(json: WorkflowJson): boolean {
+	return json.nodes.some((n) => n.type === NODE_TYPES.trigger);
+}
+
+/** Imports credentials and examples; publishes the first trigger example and points the sandbox at it. */
+async function provision(n8n: N8nClient, sandbox: Sandbox, log: Log): Promise<string | undefined> {
+	const creds: StoredCredential[] = await n8n.importCredentials(sandboxCredentials(sandbox));
+	log(`[start] credentials: ${creds.map((c) => `"${c.name}" (${c.id})`).join(', ')}`);
+
+	const examples = readExamples();
+	if (examples.length === 0) log('[start] examples/ holds no workflow yet: nothing to import');
+	let webhookTarget: string | undefined;
+	let webhookHeaders: Record<string, string> = {};
+	for (const { file, json } of examples) {
+		const id = await n8n.importWorkflow(wireCredentials(json, creds));
+		let note = '';
+		if (isTriggerWorkflow(json) && !webhookTarget) {
+			try {
+				await n8n.activate(id);
+				const urls = await webhookUrlsOf(n8n, id);
+				webhookTarget = urls.find((u) => u.nodeType === NODE_TYPES.trigger)?.url;
+				webhookHeaders = webhookHeadersFor(json);
+				note = webhookTarget ? `, active, webhook ${webhookTarget}` : ', active';
+			} catch (err) {
+				note = `, could not activate: ${(err as Error).message.split('\n')[0]}`;
+			}
+		}
+		log(`[start] workflow "${json.name}" from examples/${file}: ${n8n.url}/workflow/${id}${note}`);
+	}
+	if (webhookTarget) {
+		await sandbox.client.setWebhook(webhookTarget, webhookHeaders);
+		const h = Object.keys(webhookHeaders);
+		log(`[start] the sandbox sends its webhooks to ${webhookTarget}${h.length ? ` with ${h.join(', ')}` : ''}`);
+	}
+	return webhookTarget;
+}
+
+export async function runDemo(opts: DemoOptions): Promise<void> {
+	const log = opts.log ?? ((line: string) => console.log(line));
+	const t0 = Date.now();
+	let sandbox: Sandbox | undefined;
+	let n8n: DemoN8n | undefined;
+	let stopping: Promise<void> | undefined;
+
+	const shutdown = (why: string) => {
+		if (!stopping) {
+			stopping = (async () => {
+				log(`\n[start] ${why}: stopping ${n8n?.stopsWhat ?? 'n8n'} and the sandbox ...`);
+				try {
+					await n8n?.stop();
+				} catch (err) {
+					console.error('[start] stopping n8n:', err);
+				}
+				try {
+					await sandbox?.close();
+				} catch (err) {
+					console.error('[start] stopping the sandbox:', err);
+				}
+				log('[start] stopped.');
+			})();
+		}
+		return stopping;
+	};
+	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		process.on(sig, () => {
+			void shutdown(sig).then(() => process.exit(0));
+		});
+	}
+
+	try {
+		await ensureRuntime({ log });
+
+		// 1. The sandbox, with what the example workflows need.
+		const { startSandbox } = await import('../sandbox/server');
+		const port = (await portIsFree(opts.sandboxPort)) ? opts.sandboxPort : 0;
+		if (port === 0) log(`[start] port ${opts.sandboxPort} is busy; the sandbox takes a free port`);
+		sandbox = (await startSandbox({ port })) as Sandbox;
+		log(`[start] sandbox on ${sandbox.url}`);
+		const events = await seedExampleData(sandbox.client);
+		log(
+			`[start] sandbox seeded: ${events.length} events at ${EXAMPLE_DATA.location} in the last day, ` +
+				`contacts ${EXAMPLE_DATA.contacts.map((c) => `${c.phone} (${c.fields.first_name})`).join(', ')}`,
+		);
+
+		// 2. n8n, started by the caller; 3. credentials and examples.
+		n8n = await opts.startN8n(log);
+		const client = n8n.client;
+		const webhookTarget = await provision(client, sandbox, log);
+
+		const inboundCurl =
+			`curl -s -X POST ${sandbox.url}/_sandbox/inbound -H 'content-type: application/json' ` +
+			`-d '{"from":"${EXAMPLE_DATA.demoPhone}","text":"Hello from the sandbox"}'`;
+		const webhookCurl =
+			`curl -s -X POST ${sandbox.url}/_sandbox/webhook -H 'content-type: application/json' ` +
+			`-d '{"url":"${client.webhookBaseUrl}/<path of your trigger>"}'`;
+		const lines = [
+			'',
+			'==================================================================================',
+			` n8n editor:   ${client.url}/`,
+			` login:        ${client.owner.email}  /  ${client.owner.password}`,
+			` sandbox:      ${sandbox.url}   (timeline key ${sandbox.timelineKey}, messaging key ${sandbox.messagingKey})`,
+			` credentials:  ${Object.values(SANDBOX_CREDENTIAL_NAMES).map((n) => `"${n}"`).join(', ')}`,
+			` node types:   ${NODE_TYPES.action}, ${NODE_TYPES.trigger}`,
+			` public API:   ${client.url}/api/v1  (X-N8N-API-KEY: ${client.apiKey})`,
+			...n8n.bannerLines,
+			'',
+			webhookTarget
+				? ` webhooks:     the sandbox posts to ${webhookTarget}`
+				: ' webhooks:     no active trigger workflow yet. Activate one, then point the sandbox at\n' +
+					`               its production URL:\n   ${webhookCurl}`,
+			' simulate an inbound message:',
+			`   ${inboundCurl}`,
+			'',
+			` ready in ${((Date.now() - t0) / 1000).toFixed(1)} s. Ctrl-C stops ${n8n.stopsWhat} and the sandbox.`,
+			'==================================================================================',
+		];
+		log(lines.join('\n'));
+	} catch (err) {
+		console.error('[start] failed:', err instanceof Error ? err.message : err);
+		await shutdown('error');
+		process.exit(1);
+	}
+}
