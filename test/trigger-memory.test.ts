@@ -77,6 +77,38 @@ describe('the repeat memory', () => {
 		for (const id of ['msg_a', 'msg_b', 'msg_c']) expect(restarted.deliver(`${id}|message.inbound|`, now + 30)).toBe(false);
 	});
 
+	it('a call that loaded static data long before it ran still saves every key of its process', () => {
+		const db = { saved: {} };
+		const p = n8nProcess(db);
+		const now = Date.now();
+		for (let i = 0; i < 15; i++) p.deliver(`msg_${i}||`, now + i);
+		const slow = { loaded: copy(db.saved) }; // loaded now, run after 85 more deliveries
+		for (let i = 15; i < 100; i++) p.deliver(`msg_${i}||`, now + i);
+		const owner = { workflowId: `workflow-${processes}`, nodeName: 'Chat-App Messaging Trigger' };
+		expect(deliveryMemory(slow.loaded, owner).firstDelivery('msg_late||', now + 200)).toBe(true);
+		db.saved = slow.loaded; // its save is the last one
+
+		const restarted = deliveryMemory(copy(db.saved), undefined);
+		const missing = [...Array.from({ length: 100 }, (_, i) => `msg_${i}||`), 'msg_late||'].filter((key) => restarted.firstDelivery(key, now + 300));
+		expect(missing).toEqual([]);
+	});
+
+	it('two processes: after each has had one more call, static data holds the keys of both', () => {
+		const db = { saved: {} };
+		const [p, q] = [n8nProcess(db), n8nProcess(db)];
+		const now = Date.now();
+		for (let i = 0; i < 30; i++) {
+			// 3 calls of each in flight, saved in an order that drops keys every time
+			const calls = [p.begin(`msg_p${i}||`, now + i), q.begin(`msg_q${i}||`, now + i), p.begin(`msg_p${i}b||`, now + i)];
+			for (const call of calls.reverse()) call.save();
+		}
+		p.deliver('msg_p_last||', now + 100);
+		q.deliver('msg_q_last||', now + 101);
+		const restarted = deliveryMemory(copy(db.saved), undefined);
+		const keys = Array.from({ length: 30 }, (_, i) => [`msg_p${i}||`, `msg_q${i}||`, `msg_p${i}b||`]).flat();
+		expect(keys.filter((key) => restarted.firstDelivery(key, now + 200))).toEqual([]);
+	});
+
 	it(`after many deliveries: the last ${MAX_REMEMBERED} are repeats, at most ${MAX_STORED} are stored, in about 20 bytes each`, () => {
 		// one long-lived copy here (a copy per call is n8n's cost, simulated in the tests above)
 		const db: { saved: IDataObject } = { saved: {} };

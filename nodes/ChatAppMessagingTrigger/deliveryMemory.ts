@@ -3,11 +3,12 @@
 // - the process memory: this n8n process's own record, checked and updated without awaiting
 //   anything, so two calls handled by the same process can never both pass;
 // - the stored memory: the node's workflow static data, which n8n loads from its database for
-//   every webhook call and saves after it. It spans processes and restarts, but it is a read
-//   and a later overwrite of the whole object, so two processes (or two calls in flight at the
-//   same time) can miss each other's newest keys.
+//   every webhook call and saves after it. It spans processes and restarts. It is a read and a
+//   later overwrite of the whole object, so a call that loaded an older copy can drop keys that
+//   other calls saved meanwhile; each process therefore counts in the stored memory how many of
+//   its keys the copy holds, and writes back the ones a copy lacks on its next call.
 // Both are bounded by count and age, and the work per delivery does not grow as they fill.
-import { createHash } from 'crypto';
+import { createHash, randomUUID } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 /** At least the last MAX_REMEMBERED events (of the past REMEMBER_FOR_MS) are remembered. */
@@ -24,12 +25,8 @@ export const GENERATION_SIZE = 500;
 const MAX_GENERATIONS = Math.ceil(MAX_REMEMBERED / GENERATION_SIZE) + 1;
 /** Static data holds at most this many keys (the last 5,000, plus the generation being filled). */
 export const MAX_STORED = MAX_GENERATIONS * GENERATION_SIZE;
-
-/**
- * How many of this process's newest keys are re-added to the stored memory when the copy n8n
- * loaded lacks them (another call's save, started from an older copy, overwrote them).
- */
-const RECENT_KEYS = 64;
+/** Writers (n8n processes) the stored memory keeps a count for; the least recent go first. */
+const MAX_WRITERS = 32;
 
 /** Where the stored memory lives in the node's static data. */
 export const STORED_MEMORY_KEY = 'repeatMemory';
@@ -49,6 +46,11 @@ export interface StoredGeneration {
 
 export interface StoredMemory {
 	gens: StoredGeneration[];
+	/**
+	 * Per n8n process (a random id per process and node): `n` = how many of its keys, counted
+	 * from its start, this copy holds all of; `at` = when it last wrote.
+	 */
+	writers?: Record<string, { n: number; at: number }>;
 }
 
 export interface DeliveryMemory {
@@ -81,8 +83,11 @@ function isGeneration(value: unknown): value is StoredGeneration {
 /** The stored memory in this node's static data, created (or reset, if unreadable) as needed. */
 function storedMemoryIn(staticData: IDataObject): StoredMemory {
 	const existing = staticData[STORED_MEMORY_KEY] as StoredMemory | undefined;
-	if (existing && Array.isArray(existing.gens) && existing.gens.every(isGeneration)) return existing;
-	staticData[STORED_MEMORY_KEY] = { gens: [] };
+	if (existing && Array.isArray(existing.gens) && existing.gens.every(isGeneration)) {
+		if (typeof existing.writers !== 'object' || existing.writers === null) existing.writers = {};
+		return existing;
+	}
+	staticData[STORED_MEMORY_KEY] = { gens: [], writers: {} };
 	return staticData[STORED_MEMORY_KEY] as StoredMemory;
 }
 
@@ -118,11 +123,14 @@ function storedAdd(memory: StoredMemory, digest: string, at: number, now: number
 
 /** What this process has seen, per workflow and trigger node. */
 interface ProcessMemory {
+	/** This process's name among the stored memory's writers. */
+	writer: string;
 	/** Digest -> time first seen, oldest first (a Map keeps insertion order). */
 	seen: Map<string, number>;
-	/** The newest RECENT_KEYS keys recorded here, as a ring. */
-	recent: Array<{ digest: string; at: number }>;
-	next: number;
+	/** Every key recorded here, the newest MAX_REMEMBERED kept: key number i at log[i % MAX_REMEMBERED]. */
+	log: Array<{ digest: string; at: number }>;
+	/** Keys recorded here since the process started. */
+	count: number;
 }
 
 const processMemories = new Map<string, ProcessMemory>();
@@ -132,7 +140,7 @@ function processMemoryOf(workflowId: string | undefined, nodeName: string): Proc
 	const scope = `${workflowId}\u0000${nodeName}`;
 	let memory = processMemories.get(scope);
 	if (!memory) {
-		memory = { seen: new Map(), recent: [], next: 0 };
+		memory = { writer: randomUUID().slice(0, 8), seen: new Map(), log: [], count: 0 };
 		processMemories.set(scope, memory);
 	}
 	return memory;
@@ -150,19 +158,32 @@ function processHas(memory: ProcessMemory, digest: string, now: number): boolean
 
 function processAdd(memory: ProcessMemory, digest: string, now: number): void {
 	memory.seen.set(digest, now);
-	memory.recent[memory.next] = { digest, at: now };
-	memory.next = (memory.next + 1) % RECENT_KEYS;
+	memory.log[memory.count % MAX_REMEMBERED] = { digest, at: now };
+	memory.count += 1;
 }
 
-/** Re-adds this process's newest keys that the loaded stored memory lacks; true if it added any. */
-function repairStored(stored: StoredMemory, memory: ProcessMemory, now: number): boolean {
-	let added = false;
-	for (const { digest, at } of memory.recent) {
-		if (expired(at, now) || storedHas(stored, digest, now)) continue;
-		storedAdd(stored, digest, at, now);
-		added = true;
+/**
+ * Writes back this process's keys that the loaded copy lacks: those from the copy's count for
+ * this process on (each key is written back at most once per copy that dropped it). Then
+ * records the new count, and forgets writers that have been silent for the memory's lifetime.
+ * Returns whether anything changed.
+ */
+function writeBackOwnKeys(stored: StoredMemory, memory: ProcessMemory, now: number): boolean {
+	const writers = stored.writers!;
+	const held = writers[memory.writer]?.n ?? 0;
+	if (held >= memory.count) return false;
+	for (let i = Math.max(held, memory.count - MAX_REMEMBERED); i < memory.count; i++) {
+		const { digest, at } = memory.log[i % MAX_REMEMBERED];
+		if (!expired(at, now) && !storedHas(stored, digest, now)) storedAdd(stored, digest, at, now);
 	}
-	return added;
+	writers[memory.writer] = { n: memory.count, at: now };
+	for (const name of Object.keys(writers)) if (expired(writers[name].at, now)) delete writers[name];
+	const names = Object.keys(writers);
+	if (names.length > MAX_WRITERS) {
+		names.sort((a, b) => writers[a].at - writers[b].at);
+		for (const name of names.slice(0, names.length - MAX_WRITERS)) delete writers[name];
+	}
+	return true;
 }
 
 /**
@@ -179,14 +200,13 @@ export function deliveryMemory(
 			const digest = deliveryDigest(key);
 			const local = owner ? processMemoryOf(owner.workflowId, owner.nodeName) : undefined;
 			const stored = storedMemoryIn(staticData);
-			const seenHere = local ? processHas(local, digest, now) : false;
-			const repaired = local ? repairStored(stored, local, now) : false;
-			const first = !seenHere && !storedHas(stored, digest, now);
+			const first = !(local && processHas(local, digest, now)) && !storedHas(stored, digest, now);
 			if (first) {
 				if (local) processAdd(local, digest, now);
 				storedAdd(stored, digest, now, now);
 			}
-			if (first || repaired) {
+			const wroteBack = local ? writeBackOwnKeys(stored, local, now) : false;
+			if (first || wroteBack) {
 				if (LEGACY_KEY in staticData) delete staticData[LEGACY_KEY];
 				// Assigned through n8n's observable static data, so n8n knows to save it.
 				staticData[STORED_MEMORY_KEY] = stored as unknown as IDataObject;

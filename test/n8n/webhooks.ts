@@ -1,14 +1,9 @@
 /**
  * Production webhook URLs of an active workflow, read from n8n's own table (`webhook_entity`)
- * so tests use exactly the path n8n registered: with Node 24's built-in `node:sqlite`, or from
- * PostgreSQL when the instance runs on it (queue mode).
+ * (SQLite or PostgreSQL, see database.ts), so tests use exactly the path n8n registered.
  */
-import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
-
+import { queryN8nDatabase, type N8nDatabaseUser } from './database';
 import type { N8nClient } from './instance';
-import { pgQuery, postgresOf } from './postgres';
-import { NODE_BIN } from './runtime';
 
 export interface WebhookRow {
 	workflowId: string;
@@ -23,28 +18,12 @@ export interface WebhookUrl extends WebhookRow {
 	url: string;
 }
 
-const COLUMNS = '"workflowId", "webhookPath", "method", "node", "webhookId"';
-
-const SQLITE_SCRIPT = `
-const { DatabaseSync } = require('node:sqlite');
-const db = new DatabaseSync(process.argv[1], { readOnly: true });
-const rows = db.prepare('SELECT ${COLUMNS} FROM webhook_entity').all();
-process.stdout.write(JSON.stringify(rows));
-`;
-
-export async function webhookRows(n8n: Pick<N8nClient, 'userFolder' | 'env'>): Promise<WebhookRow[]> {
-	const postgres = postgresOf(n8n.env);
-	if (postgres) {
-		const rows = await pgQuery<WebhookRow>(postgres, `SELECT ${COLUMNS} FROM webhook_entity`);
-		return rows.map((r) => ({ ...r, workflowId: String(r.workflowId) }));
-	}
-	const db = path.join(n8n.userFolder, '.n8n', 'database.sqlite');
-	const res = spawnSync(NODE_BIN, ['--no-warnings', '-e', SQLITE_SCRIPT, db], {
-		encoding: 'utf8',
-		env: n8n.env,
-	});
-	if (res.status !== 0) throw new Error(`reading webhook_entity failed: ${res.stderr}`);
-	return JSON.parse(res.stdout).map((r: any) => ({ ...r, workflowId: String(r.workflowId) }));
+export async function webhookRows(n8n: N8nDatabaseUser): Promise<WebhookRow[]> {
+	const rows = await queryN8nDatabase<WebhookRow>(
+		n8n,
+		'SELECT "workflowId", "webhookPath", "method", "node", "webhookId" FROM webhook_entity',
+	);
+	return rows.map((r) => ({ ...r, workflowId: String(r.workflowId) }));
 }
 
 /**
