@@ -96,23 +96,28 @@ export function burst(target: RepeatTarget, events: number, copies: number, conc
 }
 
 /**
- * Each event delivered once (`concurrency` in flight), then `restart()`, then each delivered
- * again: how many of the repeats after the restart started the workflow again.
+ * Each event delivered once (`concurrency` in flight), optionally `between`, then `restart`,
+ * then each delivered again: how many of the repeats after the restart started the workflow.
  */
 export async function acrossRestart(
 	target: RepeatTarget,
 	events: number,
 	concurrency: number,
-	restart: () => Promise<void>,
-	restartName: string,
+	restart: { name: string; run(): Promise<void> },
+	/** Something done after the deliveries and before the restart, named in the report. */
+	between?: { name: string; run(webhookPath: string, workflowId: string): Promise<void> },
 ): Promise<RepeatResult> {
-	const caseName = `${events} events (${concurrency === 1 ? 'one at a time' : `${concurrency} in flight`}), ${restartName}, each sent again`;
+	const caseName =
+		`${events} events (${concurrency === 1 ? 'one at a time' : `${concurrency} in flight`}), ` +
+		`${between ? `${between.name}, ` : ''}${restart.name}, each sent again`;
 	const { n, id, path: webhookPath } = await publishCase(target, caseName);
 	const messageIds = Array.from({ length: events }, (_, i) => `msg_restart_${n}_${i}`);
 	await pool(messageIds, concurrency, (messageId, i) => post(target.url(webhookPath, i), inboundEvent(messageId)));
+	const started = (await settledExecutions(target.n8n(), id)).length;
+	if (started !== events) throw new Error(`${events} distinct events started ${started} executions before the restart`);
+	await between?.run(webhookPath, id);
 	const before = (await settledExecutions(target.n8n(), id)).length;
-	if (before !== events) throw new Error(`${events} distinct events started ${before} executions before the restart`);
-	await restart();
+	await restart.run();
 	const answers: Answer[] = [];
 	for (const [i, messageId] of messageIds.entries()) answers.push(await post(target.url(webhookPath, i), inboundEvent(messageId)));
 	const after = (await settledExecutions(target.n8n(), id)).length;

@@ -1,7 +1,8 @@
 /** Helpers of the queue-mode suite (not a test file itself). */
 import { randomUUID } from 'node:crypto';
 
-import { executionsOf, type N8nDatabaseUser } from '../n8n/database';
+import { STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
+import { executionsOf, queryN8nDatabase, type N8nDatabaseUser } from '../n8n/database';
 import { NODE_TYPES, type N8nClient, type N8nProcess, type WorkflowJson } from '../n8n/instance';
 import { waitFor } from '../n8n/processes';
 import { webhookUrlsOf } from '../n8n/webhooks';
@@ -87,6 +88,18 @@ export async function publish(n8n: N8nClient, json: WorkflowJson): Promise<{ id:
 /** The production URL of a webhook path on one webhook process, bypassing the balancer. */
 export function directUrl(process: Pick<N8nProcess, 'url'>, path: string): string {
 	return `${process.url}/webhook/${path}`;
+}
+
+/** The key digests the trigger's stored repeat memory holds, as n8n saved its static data. */
+export async function storedDigests(n8n: N8nDatabaseUser, workflowId: string): Promise<Set<string>> {
+	const [row] = await queryN8nDatabase<{ staticData: unknown }>(n8n, 'SELECT "staticData" FROM workflow_entity WHERE id = $1', [workflowId]);
+	const staticData = (typeof row?.staticData === 'string' ? JSON.parse(row.staticData) : row?.staticData) ?? {};
+	const digests = new Set<string>();
+	for (const nodeData of Object.values(staticData as Record<string, any>)) {
+		const memory = nodeData?.[STORED_MEMORY_KEY] as StoredMemory | undefined;
+		for (const gen of memory?.gens ?? []) for (const digest of Object.keys(gen.keys)) digests.add(digest);
+	}
+	return digests;
 }
 
 /** Which worker finished an execution, by its log ("Worker finished execution <id> (job <n>)"). */
