@@ -95,42 +95,60 @@ export function burst(target: RepeatTarget, events: number, copies: number, conc
 	});
 }
 
-/**
- * Each event delivered once (`concurrency` in flight), optionally `between`, then `restart`,
- * then each delivered again: how many of the repeats after the restart started the workflow.
- */
-export async function acrossRestart(
-	target: RepeatTarget,
-	events: number,
-	concurrency: number,
-	restart: { name: string; run(): Promise<void> },
+export interface RestartCase {
+	target: RepeatTarget;
+	events: number;
+	/** Deliveries in flight before the restart (after it, each event is sent again one at a time). */
+	concurrency: number;
 	/** Something done after the deliveries and before the restart, named in the report. */
-	between?: { name: string; run(webhookPath: string, workflowId: string): Promise<void> },
-): Promise<RepeatResult> {
-	const caseName =
-		`${events} events (${concurrency === 1 ? 'one at a time' : `${concurrency} in flight`}), ` +
-		`${between ? `${between.name}, ` : ''}${restart.name}, each sent again`;
-	const { n, id, path: webhookPath } = await publishCase(target, caseName);
-	const messageIds = Array.from({ length: events }, (_, i) => `msg_restart_${n}_${i}`);
-	await pool(messageIds, concurrency, (messageId, i) => post(target.url(webhookPath, i), inboundEvent(messageId)));
-	const started = (await settledExecutions(target.n8n(), id)).length;
-	if (started !== events) throw new Error(`${events} distinct events started ${started} executions before the restart`);
-	await between?.run(webhookPath, id);
-	const before = (await settledExecutions(target.n8n(), id)).length;
+	between?: { name: string; run(webhookPath: string, workflowId: string): Promise<void> };
+	/** Wraps each phase of the case (for example: the balancer pinning paths meanwhile). */
+	around?: <T>(phase: () => Promise<T>) => Promise<T>;
+}
+
+/**
+ * For each case, each event delivered once, then ONE `restart` for all cases, then each event
+ * delivered again: how many of the repeats after the restart started the workflow.
+ */
+export async function acrossRestart(cases: RestartCase[], restart: { name: string; run(): Promise<void> }): Promise<RepeatResult[]> {
+	const prepared = [];
+	for (const c of cases) {
+		const around = c.around ?? ((phase) => phase());
+		const caseName =
+			`${c.events} events (${c.concurrency === 1 ? 'one at a time' : `${c.concurrency} in flight`}), ` +
+			`${c.between ? `${c.between.name}, ` : ''}${restart.name}, each sent again`;
+		const { n, id, path: webhookPath } = await publishCase(c.target, caseName);
+		const messageIds = Array.from({ length: c.events }, (_, i) => `msg_restart_${n}_${i}`);
+		const before = await around(async () => {
+			await pool(messageIds, c.concurrency, (messageId, i) => post(c.target.url(webhookPath, i), inboundEvent(messageId)));
+			const started = (await settledExecutions(c.target.n8n(), id)).length;
+			if (started !== c.events) throw new Error(`${c.events} distinct events started ${started} executions before the restart`);
+			await c.between?.run(webhookPath, id);
+			return (await settledExecutions(c.target.n8n(), id)).length;
+		});
+		prepared.push({ c, around, caseName, id, webhookPath, messageIds, before });
+	}
 	await restart.run();
-	const answers: Answer[] = [];
-	for (const [i, messageId] of messageIds.entries()) answers.push(await post(target.url(webhookPath, i), inboundEvent(messageId)));
-	const after = (await settledExecutions(target.n8n(), id)).length;
-	await target.n8n().deactivate(id);
-	return {
-		setup: target.setup,
-		case: caseName,
-		events,
-		deliveries: answers.length,
-		executions: after - before,
-		repeatsStarted: after - before,
-		answered200: answers.filter((a) => a.status === 200).length,
-	};
+	const results: RepeatResult[] = [];
+	for (const { c, around, caseName, id, webhookPath, messageIds, before } of prepared) {
+		const answers = await around(async () => {
+			const list: Answer[] = [];
+			for (const [i, messageId] of messageIds.entries()) list.push(await post(c.target.url(webhookPath, i), inboundEvent(messageId)));
+			return list;
+		});
+		const after = (await settledExecutions(c.target.n8n(), id)).length;
+		await c.target.n8n().deactivate(id);
+		results.push({
+			setup: c.target.setup,
+			case: caseName,
+			events: c.events,
+			deliveries: answers.length,
+			executions: after - before,
+			repeatsStarted: after - before,
+			answered200: answers.filter((a) => a.status === 200).length,
+		});
+	}
+	return results;
 }
 
 /** The measured table, as markdown and JSON, under .artifacts/e2e-queue/. */
