@@ -20,7 +20,7 @@ import * as path from 'node:path';
 import { deliveryDigest } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
 import { SandboxClient } from '../sandbox/client';
 import { queryN8nDatabase, settledExecutions } from '../n8n/database';
-import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData } from '../n8n/examples';
+import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData, SESSION_REQUESTS } from '../n8n/examples';
 import { freePort, startN8n, wireCredentials, type N8nInstance, type StoredCredential } from '../n8n/instance';
 import { PINNED_WEBHOOK_PATHS, startQueueCluster, type QueueCluster } from '../n8n/queue';
 import { waitFor } from '../n8n/processes';
@@ -108,14 +108,7 @@ describe('every example runs on a worker', () => {
 	test('timeline session: six requests in order, the last one with the first one\'s anchor_id', async () => {
 		const execution = await runExample(EXAMPLE_FILES.session, 'When Clicking Execute');
 		const reqs = await serviceRequests();
-		expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual([
-			'POST /v1/set-anchor',
-			'POST /v1/pause-time',
-			'POST /v1/travel',
-			'POST /v1/fast-forward',
-			'POST /v1/resume-time',
-			'POST /v1/travels',
-		]);
+		expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual(SESSION_REQUESTS);
 		const [anchor] = nodeOutput(execution, 'Set Anchor');
 		expect(reqs[5].body).toEqual({ anchor_id: anchor.anchor_id });
 		expect(nodeOutput(execution, 'Fast-Forward 6 Hours')[0].new_time).toBe('1969-07-21T02:17:40.000Z');

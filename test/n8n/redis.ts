@@ -10,13 +10,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { acquireLock, fmt, RUNTIME_DIR, runStep, type Log } from './runtime';
+import { ensureInstalled, fmt, installPaths, runStep, type Log } from './runtime';
 import { waitFor } from './processes';
 
-export const REDIS_DIR = path.join(RUNTIME_DIR, 'redis');
-const MARKER = path.join(REDIS_DIR, 'redis.json');
-const LOCK = path.join(REDIS_DIR, '.install.lock');
-const INSTALL_LOG = path.join(REDIS_DIR, 'install.log');
+const REDIS_PATHS = installPaths('redis', 'redis.json');
 
 export interface RedisInfo {
 	bin: string;
@@ -37,15 +34,6 @@ function versionOf(bin: string): string | undefined {
 	return res.status === 0 ? /v=(\S+)/.exec(res.stdout)?.[1] : undefined;
 }
 
-function installed(): RedisInfo | undefined {
-	try {
-		const marker = JSON.parse(fs.readFileSync(MARKER, 'utf8')) as RedisInfo;
-		return fs.existsSync(marker.bin) && versionOf(marker.bin) === marker.version ? marker : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
 /**
  * apt-get install, with services kept from starting: Debian's policy-rc.d interface (exit 101
  * = "do not start") holds while the package is configured, so no daemon is left on 6379.
@@ -61,7 +49,7 @@ async function aptInstall(log: Log): Promise<void> {
 	const ownPolicy = !fs.existsSync(policy);
 	if (ownPolicy) fs.writeFileSync(policy, '#!/bin/sh\n# written by n8n-nodes-timeline-navigation while installing redis-server\nexit 101\n', { mode: 0o755 });
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	const opts = { cwd: os.tmpdir(), env, log, logFile: INSTALL_LOG, lockFile: LOCK, prefix: '[redis]' };
+	const opts = { cwd: os.tmpdir(), env, log, logFile: REDIS_PATHS.log, lockFile: REDIS_PATHS.lock, prefix: '[redis]' };
 	try {
 		await runStep('apt-get update', 'apt-get', ['update', '-q'], opts);
 		await runStep('apt-get install redis-server', 'apt-get', ['install', '-y', '-q', '--no-install-recommends', 'redis-server'], opts);
@@ -71,38 +59,23 @@ async function aptInstall(log: Log): Promise<void> {
 }
 
 /** Finds redis-server, installing Debian's package the first time; idempotent. */
-export async function ensureRedis(log: Log = console.log): Promise<RedisInfo> {
-	const ready = installed();
-	if (ready) return ready;
-	const release = await acquireLock(log, LOCK);
-	try {
-		const again = installed();
-		if (again) return again;
+export function ensureRedis(log: Log = console.log): Promise<RedisInfo> {
+	const valid = (marker: RedisInfo) => fs.existsSync(marker.bin) && versionOf(marker.bin) === marker.version;
+	return ensureInstalled(REDIS_PATHS, log, valid, async () => {
 		const started = Date.now();
 		let bin = which('redis-server');
 		const installedBy = bin ? 'already present' : 'apt-get';
 		if (!bin) {
-			log('[redis] redis-server is missing: installing Debian\'s package (first time only, about 20 s)');
+			log('[redis] redis-server is missing: installing Debian\'s package (first time only, about 30 s)');
 			await aptInstall(log);
 			bin = which('redis-server');
-			if (!bin) throw new Error(`apt-get installed redis-server but it is not on PATH; see ${INSTALL_LOG}`);
+			if (!bin) throw new Error(`apt-get installed redis-server but it is not on PATH; see ${REDIS_PATHS.log}`);
 		}
 		const version = versionOf(bin);
 		if (!version) throw new Error(`${bin} --version failed`);
-		const info: RedisInfo = {
-			bin,
-			version,
-			installedBy,
-			completedAt: new Date().toISOString(),
-			installSeconds: Math.round((Date.now() - started) / 1000),
-		};
-		fs.mkdirSync(REDIS_DIR, { recursive: true });
-		fs.writeFileSync(MARKER, JSON.stringify(info, null, 2) + '\n');
 		log(`[redis] redis-server ${version} (${installedBy}) ready in ${fmt(Date.now() - started)}`);
-		return info;
-	} finally {
-		release();
-	}
+		return { bin, version, installedBy, completedAt: new Date().toISOString(), installSeconds: Math.round((Date.now() - started) / 1000) };
+	});
 }
 
 export interface RedisServer {

@@ -49,6 +49,43 @@ const LOCK = path.join(RUNTIME_DIR, '.install.lock');
 
 export type Log = (line: string) => void;
 
+/** Where a further install of the project's scripts lives: its own folder under .n8n-runtime/, with a marker, a lock and a log. */
+export function installPaths(folder: string, markerFile: string) {
+	const dir = path.join(RUNTIME_DIR, folder);
+	return { dir, marker: path.join(dir, markerFile), lock: path.join(dir, '.install.lock'), log: path.join(dir, 'install.log') };
+}
+
+/**
+ * An idempotent install into `paths.dir`: the marker's content if `valid` says it still holds;
+ * else, under the install lock (checking again once it is held), `install()`, whose result
+ * becomes the marker.
+ */
+export async function ensureInstalled<T extends object>(
+	paths: ReturnType<typeof installPaths>,
+	log: Log,
+	valid: (marker: T) => boolean,
+	install: () => Promise<T>,
+): Promise<T> {
+	const current = (): T | undefined => {
+		const marker = readJson<T>(paths.marker);
+		return marker && valid(marker) ? marker : undefined;
+	};
+	const ready = current();
+	if (ready) return ready;
+	const release = await acquireLock(log, paths.lock);
+	try {
+		const again = current();
+		if (again) return again;
+		fs.rmSync(paths.marker, { force: true });
+		const info = await install();
+		fs.mkdirSync(paths.dir, { recursive: true });
+		fs.writeFileSync(paths.marker, JSON.stringify(info, null, 2) + '\n');
+		return info;
+	} finally {
+		release();
+	}
+}
+
 export interface RuntimeInfo {
 	nodeVersion: string;
 	n8nVersion: string;
