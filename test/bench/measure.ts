@@ -263,6 +263,8 @@ export async function runWebhook(
 	tag: string,
 	/** The delivery body (default: a message.status event). */
 	payload: (id: string, i: number) => object = statusPayload,
+	/** Give up waiting for executions once none has finished for this long. */
+	stallMs = 20000,
 ): Promise<WebhookRun> {
 	const before = await newestExecutionId(n8n, variant.workflowId);
 	const sampler = new MemorySampler(n8n.pid).start();
@@ -273,7 +275,7 @@ export async function runWebhook(
 		body: payload(`msg_bench_${tag}_${variant.key}_${i}`, i),
 	}));
 	// Every accepted delivery must become a finished execution; wait until none is missing
-	// (or nothing changes for 20 s).
+	// (or nothing changes for `stallMs`).
 	let list: ExecutionSummary[] = [];
 	let lastCount = -1;
 	let lastChange = Date.now();
@@ -284,7 +286,7 @@ export async function runWebhook(
 		if (done !== lastCount) {
 			lastCount = done;
 			lastChange = Date.now();
-		} else if (Date.now() - lastChange > 20000) break;
+		} else if (Date.now() - lastChange > stallMs) break;
 		await sleep(250);
 	}
 	const memory = sampler.stop();

@@ -105,7 +105,8 @@ function inboundPayload(recipients: string[]) {
 async function deliveries(target: Target, sandbox: SandboxProcess, cfg: QueueBenchConfig, recipients: string[], tag: string): Promise<WebhookRun & { replies: number }> {
 	await sandbox.client.clearRequests();
 	const variant = { key: 'reply', label: target.setup, ...target.reply };
-	const run = await runWebhook(target.n8n, variant, cfg.deliveries, cfg.concurrency, 0, tag, inboundPayload(recipients));
+	// Each delivery runs the action node: on a busy machine executions can pause longer than the default 20 s.
+	const run = await runWebhook(target.n8n, variant, cfg.deliveries, cfg.concurrency, 0, tag, inboundPayload(recipients), 90000);
 	const replies = (await sandbox.client.requests({ method: 'POST', path: '/v1/messages' })).filter((r) => r.responseStatus === 200).length;
 	return { ...run, replies };
 }
