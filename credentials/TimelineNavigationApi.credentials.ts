@@ -5,6 +5,7 @@ import type {
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
+import { BASE_URL_EXPRESSION } from '../nodes/TimelineNavigation/transport/baseUrl';
 
 export class TimelineNavigationApi implements ICredentialType {
 	name = 'timelineNavigationApi';
@@ -53,7 +54,7 @@ export class TimelineNavigationApi implements ICredentialType {
 	// Listing timelines reads nothing sensitive and changes nothing.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/v1$/, "")}}/v1',
+			baseURL: BASE_URL_EXPRESSION,
 			url: '/timelines',
 			method: 'GET',
 		},

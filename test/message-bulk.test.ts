@@ -1,8 +1,8 @@
 // 1,000 input items in one execution: the service receives exactly 1,000 messages, each
 // once, and every output item is paired with the input item it was sent for.
-import { useMessagingSandbox } from './message-helpers';
+import { useSandbox } from './node-support';
 
-const ctx = useMessagingSandbox();
+const ctx = useSandbox({ resource: 'message' });
 const COUNT = 1000;
 
 const phoneOf = (index: number) => `+1415555${String(index).padStart(4, '0')}`;

@@ -1,9 +1,10 @@
 // Input checks of the Message resource: each fails before any request (the sandbox's request
 // log stays empty), names the field, the value and the item, and says what is expected.
 import type { IDataObject } from 'n8n-workflow';
-import { CUSTOMER, useMessagingSandbox } from './message-helpers';
+import { CUSTOMER, useSandbox } from './node-support';
+import { listedParameters } from './operation-cases';
 
-const ctx = useMessagingSandbox();
+const ctx = useSandbox({ resource: 'message' });
 
 const text = (extra: IDataObject = {}) => ({ operation: 'sendText', to: CUSTOMER, text: 'Hello', ...extra });
 
@@ -11,7 +12,7 @@ async function expectRejectedBeforeSending(parameters: IDataObject, message: Reg
 	const result = await ctx.run(parameters, items);
 	expect(result.error?.message).toMatch(message);
 	expect(result.output).toEqual([]);
-	expect(await ctx.apiRequests()).toEqual([]);
+	expect(await ctx.requests()).toEqual([]);
 	return result;
 }
 
@@ -46,7 +47,7 @@ describe('the recipient (to)', () => {
 			operation: 'sendTemplate',
 			to: raw,
 			templateId: 'welcome_customer',
-			templateParameters: { parameter: [{ value: 'Ada' }] },
+			templateParameters: listedParameters(['Ada']),
 		});
 
 		expect(result.error).toBeUndefined();
@@ -72,14 +73,14 @@ describe('template parameters', () => {
 
 	it('refuses an empty parameter in the list and names its position', async () => {
 		await expectRejectedBeforeSending(
-			template({ templateParameters: { parameter: [{ value: 'Berlin' }, { value: '' }, { value: 'Fire drill' }] } }),
+			template({ templateParameters: listedParameters(['Berlin', '', 'Fire drill']) }),
 			/Invalid Template Parameter \{\{2\}\} in item 0: got "", expected a value: parameter 2 is empty/,
 		);
 	});
 
 	it('refuses a blank parameter (spaces only) too', async () => {
 		await expectRejectedBeforeSending(
-			template({ templateParameters: { parameter: [{ value: 'Berlin' }, { value: 'noon' }, { value: '   ' }] } }),
+			template({ templateParameters: listedParameters(['Berlin', 'noon', '   ']) }),
 			/Template Parameter \{\{3\}\}.*parameter 3 is empty/,
 		);
 	});
@@ -204,7 +205,7 @@ describe('text, injected fields, media, location and custom', () => {
 			text({
 				fallbackToTemplate: true,
 				fallbackTemplateId: 'welcome_customer',
-				fallbackTemplateParameters: { parameter: [{ value: '' }] },
+				fallbackTemplateParameters: listedParameters(['']),
 			}),
 			/Invalid Fallback Template Parameter \{\{1\}\} in item 0: got "", expected a value: parameter 1 is empty/,
 		);

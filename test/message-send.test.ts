@@ -2,16 +2,17 @@
 // the service received, template parameter order, placeholder reporting, and the output a
 // next node relies on (message_id, conversation_id, to, message_type).
 import type { IDataObject } from 'n8n-workflow';
-import { CUSTOMER, useMessagingSandbox } from './message-helpers';
+import { CUSTOMER, useSandbox } from './node-support';
+import { listedParameters } from './operation-cases';
 
-const ctx = useMessagingSandbox();
+const ctx = useSandbox({ resource: 'message' });
 
 const template = (id: string, values: string[], extra: IDataObject = {}) => ({
 	operation: 'sendTemplate',
 	to: CUSTOMER,
 	templateId: id,
 	parametersInput: 'list',
-	templateParameters: { parameter: values.map((value) => ({ value })) },
+	templateParameters: listedParameters(values),
 	...extra,
 });
 
@@ -93,22 +94,23 @@ describe('Send Template', () => {
 		expect((await ctx.sentBodies())[0].template).toEqual({ id: 'order_update', parameters: ['#1042', 'Ada'] });
 		expect(result.error?.message).toMatch(/rejected template "order_update": a parameter is missing, extra or out of order/);
 		expect(result.error?.message).toContain('{{1}} "#1042", {{2}} "Ada"');
-		// The service's own words are attached.
-		expect(result.error?.message).toMatch(/The service said \(HTTP 422\): Template 'order_update' parameter \{\{1\}\}/);
+		// The service's own words are attached, in the description.
+		expect(result.error?.message).toMatch(/\(HTTP 422\)$/);
+		expect(result.error?.description).toMatch(/The service said: Template 'order_update' parameter \{\{1\}\}/);
 	});
 
 	it('explains a missing parameter in plain words', async () => {
 		const result = await ctx.run(template('order_update', ['Ada']));
 
 		expect(result.error?.message).toMatch(/rejected template "order_update": a parameter is missing/);
-		expect(result.error?.message).toMatch(/Parameter \{\{2\}\} \(order number\) is missing/);
+		expect(result.error?.description).toMatch(/Parameter \{\{2\}\} \(order number\) is missing/);
 	});
 
 	it('explains a template that is not approved', async () => {
 		const result = await ctx.run(template('promo_pending', ['Ada']));
 
 		expect(result.error?.message).toMatch(/rejected template "promo_pending": it is not approved yet/);
-		expect(result.error?.message).toMatch(/The service said \(HTTP 422\): The template 'promo_pending' is not approved/);
+		expect(result.error?.description).toMatch(/The service said: The template 'promo_pending' is not approved/);
 	});
 });
 
@@ -349,14 +351,14 @@ describe('Get Status', () => {
 		expect(result.output).toEqual([
 			expect.objectContaining({ message_id: messageId, status: 'read', to: CUSTOMER, message_type: 'template' }),
 		]);
-		const requests = await ctx.apiRequests();
+		const requests = await ctx.requests();
 		expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/messages/${messageId}`]);
 	});
 
 	it('keeps an ID with a slash inside its path segment, and says when it does not exist', async () => {
 		const result = await ctx.run({ operation: 'getStatus', messageId: 'msg/../1' });
 
-		const requests = await ctx.apiRequests();
+		const requests = await ctx.requests();
 		expect(requests.map((r) => r.path)).toEqual(['/v1/messages/msg%2F%2E%2E%2F1']);
 		expect(result.error?.message).toMatch(/Message → Get Status failed: the service answered HTTP 404/);
 	});

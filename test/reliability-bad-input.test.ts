@@ -3,7 +3,8 @@
 // sandbox log stays empty) with an error naming the field, the value and the item. Path
 // parameters shaped like paths, queries or fragments are encoded into their own segment.
 import type { IDataObject } from 'n8n-workflow';
-import { CUSTOMER, operation, useSandbox } from './reliability-support';
+import { CUSTOMER, useSandbox } from './node-support';
+import { operationCase, requireEveryOperation, listedParameters } from './operation-cases';
 
 const ctx = useSandbox();
 
@@ -49,7 +50,7 @@ const CASES: BadInput[] = [
 	{ op: 'Time → Fast-Forward', what: 'words for an amount', overrides: { durationAmount: '={{ "ten" }}' }, field: 'Amount', shown: '"ten"', expected: WHOLE },
 	{ op: 'Time → Fast-Forward', what: 'an amount expression resolving to null', overrides: { durationAmount: '={{ null }}' }, field: 'Amount', shown: 'null', expected: WHOLE },
 	{ op: 'Time → Rewind', what: 'an amount too large to write as digits', overrides: { durationAmount: 1e21 }, field: 'Amount', shown: '1e+21', expected: /expected a duration such as 15m, 2h or 3d/ },
-	{ op: 'Time → Rewind', what: 'an unknown unit', overrides: { durationUnit: 'weeks' }, field: 'Amount', shown: '15', expected: /expected the unit minutes, hours or days/ },
+	{ op: 'Time → Rewind', what: 'an unknown unit', overrides: { durationUnit: 'weeks' }, field: 'Unit', shown: '"weeks"', expected: /expected the unit minutes, hours or days/ },
 	// Anchor
 	{ op: 'Anchor → Set', what: 'words for a timestamp', overrides: { timestamp: 'yesterday' }, field: 'Timestamp', shown: '"yesterday"', expected: ISO },
 	{ op: 'Anchor → Create', what: 'month 13', overrides: { timestamp: '2026-13-01T00:00:00Z' }, field: 'Timestamp', shown: '"2026-13-01T00:00:00Z"', expected: REAL },
@@ -74,7 +75,16 @@ const CASES: BadInput[] = [
 	{ op: 'Timeline → Delete', what: 'an ID expression resolving to null', overrides: { timelineId: rl('={{ null }}') }, field: 'Timeline', shown: 'null', expected: AN_ID },
 	{ op: 'Timeline → Travel To', what: 'an invalid date-time', overrides: { destinationTime: '2026-05-01 9:30' }, field: 'Destination Time', shown: '"2026-05-01 9:30"', expected: ISO },
 	{ op: 'Timeline → Check for Paradoxes', what: 'an ID reading a missing field', overrides: { timelineId: rl('={{ $json.timeline }}') }, field: 'Timeline', shown: 'nothing', expected: AN_ID },
-	{ op: 'Timeline → Monitor Anomalies', what: 'broken query JSON', overrides: { extraQuery: '{oops' }, field: 'Additional Query Parameters (JSON)', shown: '"{oops"', expected: /not valid JSON/ },
+	{ op: 'Timeline → Monitor Anomalies', what: 'broken query JSON', overrides: { extraQuery: '{oops' }, field: 'Extra Query Fields (JSON)', shown: '"{oops"', expected: /not valid JSON/ },
+	{ op: 'Timeline → Create', what: 'extra fields overriding the name', overrides: { additionalFields: { extraBody: '{"name":"Other"}' } }, field: 'Extra Body Fields (JSON)', shown: '{"name":"Other"}', expected: /remove "name"/ },
+	{ op: 'Timeline → Travel To', what: 'extra fields overriding the timeline', overrides: { additionalFields: { extraBody: '{"timeline_id":"tl_2"}' } }, field: 'Extra Body Fields (JSON)', shown: '{"timeline_id":"tl_2"}', expected: /remove "timeline_id"/ },
+	{ op: 'Timeline → Monitor Anomalies', what: 'query parameters overriding the timeline', overrides: { extraQuery: '{"timeline_id":"tl_2"}' }, field: 'Extra Query Fields (JSON)', shown: '{"timeline_id":"tl_2"}', expected: /remove "timeline_id"/ },
+	{ op: 'Anchor → Create', what: 'extra fields repeating a listed additional field', overrides: { additionalFields: { timeline_id: 'tl_1', extraBody: '{"timeline_id":"tl_2"}' } }, field: 'Extra Body Fields (JSON)', shown: '{"timeline_id":"tl_2"}', expected: /remove "timeline_id"/ },
+	{ op: 'Event → Manipulate', what: 'extra fields overriding the action', overrides: { additionalFields: { extraBody: '{"action":"remove"}' } }, field: 'Extra Body Fields (JSON)', shown: '{"action":"remove"}', expected: /remove "action"/ },
+	// Request Options (every operation has them; Pause and Resume have nothing else)
+	{ op: 'Time → Pause', what: 'a negative timeout', overrides: { requestOptions: { timeout: '={{ -5 }}' } }, field: 'Timeout (Ms)', shown: '-5', expected: /expected a whole number of at least 1/ },
+	{ op: 'Time → Resume', what: 'more retries than allowed', overrides: { requestOptions: { maxRetries: '={{ 1000 }}' } }, field: 'Max Retries on Rate Limit', shown: '1000', expected: /expected a whole number from 0 to 10/ },
+	{ op: 'Time → Resume', what: 'words for a retry wait', overrides: { requestOptions: { maxRetryWait: '={{ "long" }}' } }, field: 'Max Retry Wait (Seconds)', shown: '"long"', expected: /expected a whole number of at least 0/ },
 	// Item
 	{ op: 'Item → Register', what: 'empty name', overrides: { name: '={{ "" }}' }, field: 'Name', shown: '""', expected: REQUIRED },
 	{ op: 'Item → Register', what: 'a blank timeline', overrides: { timelineId: rl(' ') }, field: 'Timeline', shown: '" "', expected: AN_ID },
@@ -90,7 +100,8 @@ const CASES: BadInput[] = [
 	{ op: 'Message → Send Text', what: 'an object as an injected field value', overrides: { injectedFieldsInput: 'json', injectedFieldsJson: '{"first_name":{"a":1}}' }, field: 'Injected Fields (JSON) "first_name"', shown: '{"a":1}', expected: /expected text, a number or a boolean/ },
 	{ op: 'Message → Send Text', what: 'extra fields overriding the recipient', overrides: { additionalFields: { extraBody: `{"to":"${CUSTOMER}"}` } }, field: 'Extra Body Fields (JSON)', shown: `{"to":"${CUSTOMER}"}`, expected: /remove "to"/ },
 	{ op: 'Message → Send Template', what: 'empty template ID', overrides: { templateId: '={{ "" }}' }, field: 'Template ID', shown: '""', expected: /expected the ID of an approved template/ },
-	{ op: 'Message → Send Template', what: 'an empty positional parameter', overrides: { templateParameters: { parameter: [{ value: '' }] } }, field: 'Template Parameter {{1}}', shown: '""', expected: /parameter 1 is empty/ },
+	{ op: 'Message → Send Template', what: 'an empty positional parameter', overrides: { templateParameters: listedParameters(['']) }, field: 'Template Parameter {{1}}', shown: '""', expected: /parameter 1 is empty/ },
+	{ op: 'Message → Send Template', what: 'a gap between listed parameters', overrides: { templateParameters: { placeholder1: { value: 'Ada' }, placeholder3: { value: 'noon' } } }, field: 'Template Parameter {{2}}', shown: 'nothing', expected: /\{\{3\}\} is given but \{\{2\}\} is not/ },
 	{ op: 'Message → Send Template', what: 'parameters that are not a JSON array', overrides: { parametersInput: 'array', templateParametersArray: '{"a":1}' }, field: 'Parameters (Array)', shown: '"{"a":1}"', expected: /expected an array of parameter values/ },
 	{ op: 'Message → Send Media', what: 'a javascript: URL', overrides: { mediaUrl: 'javascript:alert(1)' }, field: 'Media URL', shown: '"javascript:alert(1)"', expected: /expected an http or https URL/ },
 	{ op: 'Message → Send Media', what: 'an ftp URL', overrides: { mediaUrl: 'ftp://example.com/a.jpg' }, field: 'Media URL', shown: '"ftp://example.com/a.jpg"', expected: /expected an http or https URL/ },
@@ -102,19 +113,18 @@ const CASES: BadInput[] = [
 	{ op: 'Message → Get Status', what: 'empty message ID', overrides: { messageId: '={{ "" }}' }, field: 'Message ID', shown: '""', expected: REQUIRED },
 ];
 
+// Every registered operation has at least one bad-input case, or this suite fails to load.
+requireEveryOperation('The bad-input suite (test/reliability-bad-input.test.ts)', CASES.map((c) => c.op));
+
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('bad input fails before any request, naming the field, the value and the item', () => {
-	it('has at least 40 cases across every resource', () => {
-		expect(CASES.length).toBeGreaterThanOrEqual(40);
-		expect(new Set(CASES.map((c) => operation(c.op).resource))).toEqual(new Set(['time', 'anchor', 'event', 'timeline', 'item', 'message']));
-	});
 
 	it.each(CASES.map((c) => [`${c.op}: ${c.what}`, c] as const))('%s', async (_name, c) => {
-		const op = operation(c.op);
+		const op = operationCase(c.op);
 		await ctx.sandbox.client.inbound(CUSTOMER, 'hi');
 		await ctx.sandbox.client.clearRequests();
-		const result = await ctx.run(op, c.overrides, [{}, {}], { continueOnFail: true });
+		const result = await ctx.runCase(op, c.overrides, [{}, {}], { continueOnFail: true });
 
 		expect(result.error).toBeUndefined();
 		expect(result.output).toHaveLength(2);
@@ -123,31 +133,37 @@ describe('bad input fails before any request, naming the field, the value and th
 			expect(json.error).toMatch(c.expected);
 			expect(json.description).toMatch(new RegExp(`for item ${itemIndex}\\. Nothing was sent for this item\\.$`));
 		});
-		expect(await ctx.apiRequests()).toEqual([]);
+		expect(await ctx.requests()).toEqual([]);
 	});
 
 	it('a required field left empty in the editor is refused by n8n itself, naming it, before the node runs', async () => {
-		await expect(ctx.run(operation('Time → Travel'), { location: '' })).rejects.toThrow('Parameter "Location" is required.');
-		await expect(ctx.run(operation('Message → Send Text'), { to: '' })).rejects.toThrow('Parameter "To" is required.');
-		expect(await ctx.apiRequests()).toEqual([]);
+		await expect(ctx.runCase(operationCase('Time → Travel'), { location: '' })).rejects.toThrow('Parameter "Location" is required.');
+		await expect(ctx.runCase(operationCase('Message → Send Text'), { to: '' })).rejects.toThrow('Parameter "To" is required.');
+		expect(await ctx.requests()).toEqual([]);
+	});
+
+	it('an impossible Concurrency (a setting of the whole run) stops the node before any request, naming it', async () => {
+		const result = await ctx.runCase(operationCase('Time → Travel'), { requestOptions: { concurrency: '={{ 0 }}' } }, [{}, {}]);
+		expect(result.error?.message).toBe('Invalid Concurrency in item 0: got 0, expected a whole number from 1 to 100');
+		expect(await ctx.requests()).toEqual([]);
 	});
 
 	it('without Continue On Fail, the node stops at the first bad item and names it', async () => {
-		const op = operation('Time → Travel');
-		const result = await ctx.run(op, { location: '={{ $json.city }}' }, [{ city: 'Rome' }, { city: '' }], {});
+		const op = operationCase('Time → Travel');
+		const result = await ctx.runCase(op, { location: '={{ $json.city }}' }, [{ city: 'Rome' }, { city: '' }], {});
 		expect(result.error?.message).toBe('Invalid Location in item 1: got "", expected a value: this field is required');
 		// Item 0 was fine and went; item 1 sent nothing.
-		const bodies = (await ctx.apiRequests()).map((request) => (request.body as IDataObject).location);
+		const bodies = (await ctx.requests()).map((request) => (request.body as IDataObject).location);
 		expect(bodies).toEqual(['Rome']);
 	});
 
 	it('names each item with its own value when only some items are bad', async () => {
-		const op = operation('Time → Fast-Forward');
-		const result = await ctx.run(op, { durationAmount: '={{ $json.amount }}' }, [{ amount: 0 }, { amount: 3 }, { amount: 'x' }], { continueOnFail: true });
+		const op = operationCase('Time → Fast-Forward');
+		const result = await ctx.runCase(op, { durationAmount: '={{ $json.amount }}' }, [{ amount: 0 }, { amount: 3 }, { amount: 'x' }], { continueOnFail: true });
 		expect(result.output[0].error).toBe('Invalid Amount in item 0: got 0, expected a whole number of at least 1');
 		expect(result.output[1].error).toBeUndefined();
 		expect(result.output[2].error).toBe('Invalid Amount in item 2: got "x", expected a whole number of at least 1');
-		expect((await ctx.apiRequests()).map((request) => request.body)).toEqual([{ duration: '3h' }]);
+		expect((await ctx.requests()).map((request) => request.body)).toEqual([{ duration: '3h' }]);
 	});
 });
 
@@ -157,13 +173,13 @@ const HOSTILE_IDS = ['../timelines', 'a/b', '%2F', '%2e%2e', '?x=1', '#frag', 'a
 
 describe('path parameters stay inside their own segment', () => {
 	it.each(HOSTILE_IDS)('Timeline → Delete with the ID %j sends one DELETE to one encoded segment', async (id) => {
-		const created = await ctx.run(operation('Timeline → Create'), { name: 'Keep me' });
+		const created = await ctx.runCase(operationCase('Timeline → Create'), { name: 'Keep me' });
 		const keep = String(created.output[0].timeline_id ?? created.output[0].id);
 		await ctx.sandbox.client.clearRequests();
 
-		const result = await ctx.run(operation('Timeline → Delete'), { timelineId: rl(id) }, [{}], { continueOnFail: true });
+		const result = await ctx.runCase(operationCase('Timeline → Delete'), { timelineId: rl(id) }, [{}], { continueOnFail: true });
 
-		const requests = await ctx.apiRequests();
+		const requests = await ctx.requests();
 		expect(requests).toHaveLength(1);
 		const [request] = requests;
 		expect(request.method).toBe('DELETE');
@@ -173,7 +189,7 @@ describe('path parameters stay inside their own segment', () => {
 		expect(decodeURIComponent(match![1])).toBe(id);
 		// Nothing but that ID was touched: the other timeline is still there.
 		expect(result.output[0].error).toMatch(/^Timeline → Delete failed: the service answered HTTP 404/);
-		const list = await ctx.run(operation('Timeline → Get Many'));
+		const list = await ctx.runCase(operationCase('Timeline → Get Many'));
 		expect(list.output.map((timeline) => timeline.timeline_id ?? timeline.id)).toContain(keep);
 	});
 
@@ -183,14 +199,14 @@ describe('path parameters stay inside their own segment', () => {
 		['Message → Get Status', { messageId: '..' }, 'Invalid Message ID in item 0: got "..", expected an ID: "." and ".." cannot be IDs'],
 		['Message → Get Status', { messageId: '.' }, 'Invalid Message ID in item 0: got ".", expected an ID: "." and ".." cannot be IDs'],
 	] as const)('%s refuses the dot-segment ID %j before any request (no encoding survives URL parsing)', async (label, overrides, message) => {
-		const result = await ctx.run(operation(label), overrides);
+		const result = await ctx.runCase(operationCase(label), overrides);
 		expect(result.error?.message).toBe(message);
-		expect(await ctx.apiRequests()).toEqual([]);
+		expect(await ctx.requests()).toEqual([]);
 	});
 
 	it.each(['../messages', 'msg_1?x=1', '#frag', 'a/b', '...', '%2e%2e'])('Message → Get Status with the ID %j asks for one encoded segment', async (id) => {
-		await ctx.run(operation('Message → Get Status'), { messageId: id }, [{}], { continueOnFail: true });
-		const requests = await ctx.apiRequests();
+		await ctx.runCase(operationCase('Message → Get Status'), { messageId: id }, [{}], { continueOnFail: true });
+		const requests = await ctx.requests();
 		expect(requests).toHaveLength(1);
 		expect(requests[0].method).toBe('GET');
 		expect(requests[0].query).toEqual({});
@@ -200,8 +216,8 @@ describe('path parameters stay inside their own segment', () => {
 	});
 
 	it('sends query-shaped values as values, never as extra parameters', async () => {
-		await ctx.run(operation('Event → Monitor'), { location: 'Rome&time_range=x&admin=1' });
-		const [request] = await ctx.apiRequests();
+		await ctx.runCase(operationCase('Event → Monitor'), { location: 'Rome&time_range=x&admin=1' });
+		const [request] = await ctx.requests();
 		expect(request.path).toBe('/v1/monitor-events');
 		expect(request.query.location).toBe('Rome&time_range=x&admin=1');
 		expect(request.query.admin).toBeUndefined();

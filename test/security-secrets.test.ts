@@ -6,7 +6,8 @@ import { inspect } from 'node:util';
 import { NodeHelpers } from 'n8n-workflow';
 import { getPackage, testCredential } from './harness';
 import { runListSearch } from './harness/listSearch';
-import { CUSTOMER, NODE_TYPE, OPERATIONS, credentialsFor, operation, useSandbox } from './reliability-support';
+import { CUSTOMER, NODE_TYPE, credentialsFor, useSandbox } from './node-support';
+import { OPERATION_CASES, operationCase } from './operation-cases';
 import { startSandbox } from './sandbox/server';
 
 const ctx = useSandbox();
@@ -19,25 +20,28 @@ function everything(value: unknown): string {
 	)}\n${inspect(value, { depth: Infinity, showHidden: true, maxArrayLength: Infinity, maxStringLength: Infinity })}`;
 }
 
+let found = 0;
+
 function expectNoSecret(value: unknown, ...keys: string[]) {
 	const text = everything(value);
 	for (const key of keys) {
 		searches++;
+		if (text.includes(key)) found++;
 		expect(text.includes(key)).toBe(false);
 	}
 }
 
 afterAll(() => {
-	console.log(`security-secrets: ${searches} searches for a key, 0 found`);
+	console.log(`security-secrets: ${searches} searches for a key, ${found} found`);
 });
 
 const WRONG_TIMELINE_KEY = 'tl_wrong_9f8e7d6c5b4a39281706';
 const WRONG_MESSAGING_KEY = 'msg_wrong_0a1b2c3d4e5f60718293';
 
 describe('good keys', () => {
-	it.each(OPERATIONS.map((op) => [op.label, op] as const))('%s: a successful run shows neither key', async (_label, op) => {
+	it.each(OPERATION_CASES.map((op) => [op.label, op] as const))('%s: a successful run shows neither key', async (_label, op) => {
 		await ctx.sandbox.client.inbound(CUSTOMER, 'hi');
-		const result = await ctx.run(op, {}, [{}], { continueOnFail: true });
+		const result = await ctx.runCase(op, {}, [{}], { continueOnFail: true });
 		expect(result.error).toBeUndefined();
 		expectNoSecret(result, ctx.sandbox.timelineKey, ctx.sandbox.messagingKey);
 	});
@@ -50,10 +54,10 @@ describe('good keys', () => {
 		['a malformed answer', { kind: 'malformed' }],
 	] as const)('%s: the error, with and without Continue On Fail, shows neither key', async (_name, fault) => {
 		for (const label of ['Time → Travel', 'Message → Send Text']) {
-			const op = operation(label);
+			const op = operationCase(label);
 			for (const continueOnFail of [false, true]) {
 				await ctx.sandbox.client.injectFault({ ...fault, method: op.method, path: op.path });
-				const result = await ctx.run(op, { requestOptions: { timeout: 150, maxRetries: 1 } }, [{}], { continueOnFail });
+				const result = await ctx.runCase(op, { requestOptions: { timeout: 150, maxRetries: 1 } }, [{}], { continueOnFail });
 				expect(continueOnFail ? result.output[0].error : result.error?.message).toMatch(/failed/);
 				expectNoSecret(result, ctx.sandbox.timelineKey, ctx.sandbox.messagingKey);
 				await ctx.sandbox.client.clearFaults();
@@ -66,10 +70,10 @@ describe('good keys', () => {
 			['Time → Travel', ctx.sandbox.timelineKey],
 			['Message → Send Text', ctx.sandbox.messagingKey],
 		] as const) {
-			const op = operation(label);
+			const op = operationCase(label);
 			for (const said of [`Header was: Authorization: Bearer ${key}`, `Key ${key} is suspended`]) {
 				await ctx.sandbox.client.injectFault({ kind: 'status', status: 403, path: op.path, body: { error: { code: 'forbidden', message: said } } });
-				const result = await ctx.run(op);
+				const result = await ctx.runCase(op);
 				expect(result.error?.message).toMatch(/HTTP 403: .*\*\*\*\*/);
 				expectNoSecret(result, key);
 			}
@@ -80,18 +84,21 @@ describe('good keys', () => {
 describe('wrong keys', () => {
 	const wrong = () => credentialsFor(ctx.sandbox, { timeline: WRONG_TIMELINE_KEY, messaging: WRONG_MESSAGING_KEY });
 
-	it.each(OPERATIONS.map((op) => [op.label, op] as const))('%s: a 401 names the status and shows no key', async (_label, op) => {
-		const result = await ctx.run(op, {}, [{}], { credentials: wrong() });
+	it.each(OPERATION_CASES.map((op) => [op.label, op] as const))('%s: a 401 names the status and shows no key', async (_label, op) => {
+		const result = await ctx.runCase(op, {}, [{}], { credentials: wrong() });
 		expect(result.error?.message).toMatch(new RegExp(`^${op.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} failed: the service answered HTTP 401`));
-		expect(result.error?.description).toMatch(/paste the key again/);
+		// The hint names the credential's own field: "Access Token" (timeline) or "API Key" (messaging).
+		expect(result.error?.description).toBe(
+			`The service refused the key: open the credential and enter its ${op.service === 'timeline' ? 'Access Token' : 'API Key'} again.`,
+		);
 		expectNoSecret(result, WRONG_TIMELINE_KEY, WRONG_MESSAGING_KEY, ctx.sandbox.timelineKey, ctx.sandbox.messagingKey);
 	});
 
 	it('a dropped connection with a wrong key shows no key', async () => {
 		for (const label of ['Timeline → Create', 'Message → Send Template']) {
-			const op = operation(label);
+			const op = operationCase(label);
 			await ctx.sandbox.client.injectFault({ kind: 'drop', path: op.path });
-			const result = await ctx.run(op, {}, [{}], { credentials: wrong(), continueOnFail: true });
+			const result = await ctx.runCase(op, {}, [{}], { credentials: wrong(), continueOnFail: true });
 			expect(result.output[0].error).toMatch(/connection was closed/);
 			expectNoSecret(result, WRONG_TIMELINE_KEY, WRONG_MESSAGING_KEY);
 		}
@@ -105,7 +112,7 @@ describe('wrong keys', () => {
 			...credential,
 			data: { ...credential.data, baseUrl: url },
 		}));
-		const result = await ctx.run(operation('Time → Pause'), {}, [{}], { credentials });
+		const result = await ctx.runCase(operationCase('Time → Pause'), {}, [{}], { credentials });
 		expect(result.error?.message).toMatch(/^Time → Pause failed: the service could not be reached \(the connection was refused\): check the Base URL/);
 		expectNoSecret(result, WRONG_TIMELINE_KEY);
 	});
@@ -142,9 +149,9 @@ describe('the package itself', () => {
 			expectNoSecret(description, ctx.sandbox.timelineKey, ctx.sandbox.messagingKey);
 		}
 		await ctx.sandbox.client.inbound(CUSTOMER, 'hi');
-		await ctx.run(operation('Message → Send Text'));
-		await ctx.run(operation('Time → Travel'));
-		const requests = await ctx.apiRequests();
+		await ctx.runCase(operationCase('Message → Send Text'));
+		await ctx.runCase(operationCase('Time → Travel'));
+		const requests = await ctx.requests();
 		expect(requests.map((request) => request.headers.authorization)).toEqual(['Bearer ****', 'Bearer ****']);
 	});
 });

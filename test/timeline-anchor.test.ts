@@ -1,7 +1,7 @@
 // Anchor resource: Set (Group A), Create and Return To (Group B).
-import { sent, useTimelineSandbox } from './timeline-support';
+import { sent, useSandbox } from './node-support';
 
-const t = useTimelineSandbox();
+const t = useSandbox();
 
 describe('Anchor → Set (POST /set-anchor)', () => {
 	it('sends the timestamp as ISO 8601 UTC and the description, and outputs the new anchor', async () => {

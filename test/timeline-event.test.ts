@@ -1,7 +1,7 @@
 // Event resource: Monitor (GET /monitor-events) and Manipulate (POST /events).
-import { byId, sent, useTimelineSandbox } from './timeline-support';
+import { byId, sent, useSandbox } from './node-support';
 
-const t = useTimelineSandbox();
+const t = useSandbox();
 
 const monitor = (fields: Record<string, unknown>) => ({ resource: 'event', operation: 'monitor', ...fields });
 
@@ -12,6 +12,8 @@ async function seedAlexandria() {
 	await t.sandbox.client.seedEvent({ location: 'Rhodes', time: '2030-01-02T10:00:00Z', description: 'Colossus' });
 }
 
+const JANUARY = '2030-01-01T00:00:00.000Z/2030-01-31T00:00:00.000Z';
+
 describe('Event → Monitor (GET /monitor-events)', () => {
 	it('sends location and time_range in the query string (n8n drops GET bodies) and outputs one item per event', async () => {
 		await seedAlexandria();
@@ -20,8 +22,9 @@ describe('Event → Monitor (GET /monitor-events)', () => {
 		);
 		expect(result.node.error).toBeUndefined();
 		expect(result.output).toEqual([
-			{ time: '2030-01-01T10:00:00.000Z', description: 'Library opens' },
-			{ time: '2030-01-03T10:00:00.000Z', description: 'Lighthouse lit' },
+			// each event carries what it answers: the location and time range asked for
+			{ time: '2030-01-01T10:00:00.000Z', description: 'Library opens', location: 'Alexandria', time_range: JANUARY },
+			{ time: '2030-01-03T10:00:00.000Z', description: 'Lighthouse lit', location: 'Alexandria', time_range: JANUARY },
 		]);
 		expect(result.node.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
 		// What arrived: the node also passes the parameters as a JSON body, but n8n's HTTP
@@ -63,7 +66,14 @@ describe('Event → Monitor (GET /monitor-events)', () => {
 	it('accepts a start equal to the end', async () => {
 		await seedAlexandria();
 		const result = await t.run(monitor({ location: 'Alexandria', rangeStart: '2030-01-01T10:00:00Z', rangeEnd: '2030-01-01T10:00:00Z' }));
-		expect(result.output).toEqual([{ time: '2030-01-01T10:00:00.000Z', description: 'Library opens' }]);
+		expect(result.output).toEqual([
+			{
+				time: '2030-01-01T10:00:00.000Z',
+				description: 'Library opens',
+				location: 'Alexandria',
+				time_range: '2030-01-01T10:00:00.000Z/2030-01-01T10:00:00.000Z',
+			},
+		]);
 	});
 
 	it('runs once per input item with expressions', async () => {
@@ -180,7 +190,14 @@ describe('Event → Manipulate (POST /events)', () => {
 			},
 		]);
 		const watched = await t.run(monitor({ location: 'Giza', rangeStart: '2030-05-01T00:00:00Z', rangeEnd: '2030-05-31T00:00:00Z' }));
-		expect(watched.output).toEqual([{ time: '2030-05-05T05:05:05.000Z', description: 'Comet seen' }]);
+		expect(watched.output).toEqual([
+			{
+				time: '2030-05-05T05:05:05.000Z',
+				description: 'Comet seen',
+				location: 'Giza',
+				time_range: '2030-05-01T00:00:00.000Z/2030-05-31T00:00:00.000Z',
+			},
+		]);
 	});
 
 	it('modifies an event: sends event_id and only the changed fields', async () => {

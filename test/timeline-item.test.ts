@@ -1,7 +1,7 @@
 // Item resource: Register (POST /items).
-import { byId, sent, useTimelineSandbox } from './timeline-support';
+import { byId, sent, useSandbox } from './node-support';
 
-const t = useTimelineSandbox();
+const t = useSandbox();
 
 const register = (fields: Record<string, unknown>) => ({ resource: 'item', operation: 'register', ...fields });
 

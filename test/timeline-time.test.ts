@@ -1,7 +1,7 @@
 // Time resource (Group A): travel, pause, resume, fast-forward, rewind.
-import { sent, useTimelineSandbox } from './timeline-support';
+import { sent, useSandbox } from './node-support';
 
-const t = useTimelineSandbox();
+const t = useSandbox();
 
 describe('Time → Travel (POST /travel)', () => {
 	it('sends the destination as ISO 8601 UTC and the location, and outputs the answer', async () => {
@@ -29,17 +29,21 @@ describe('Time → Travel (POST /travel)', () => {
 		]);
 	});
 
-	it('reads a time without offset in the workflow time zone', async () => {
-		const result = await t.run({
-			resource: 'time',
-			operation: 'travel',
-			destinationTime: '2030-01-15T09:00:00',
-			location: 'Berlin',
-		});
+	it.each([
+		['Europe/Berlin', '2030-01-15T09:00:00', '2030-01-15T08:00:00.000Z'],
+		['Europe/Berlin', '2030-07-15T09:00:00', '2030-07-15T07:00:00.000Z'],
+		['America/New_York', '2030-01-15T09:00:00', '2030-01-15T14:00:00.000Z'],
+		['Asia/Kolkata', '2030-01-15T09:00', '2030-01-15T03:30:00.000Z'],
+		['Europe/Berlin', '2030-01-15T09:00:00Z', '2030-01-15T09:00:00.000Z'],
+	])('in a workflow set to %s, reads %s as the instant %s', async (timezone, written, instant) => {
+		const result = await t.run(
+			{ resource: 'time', operation: 'travel', destinationTime: written, location: 'Berlin' },
+			[{}],
+			{ settings: { timezone } },
+		);
 		expect(result.node.error).toBeUndefined();
 		const [request] = await t.requests();
-		// The harness workflow runs in n8n's default zone; whatever it is, the value sent is UTC.
-		expect((request.body as { destination_time: string }).destination_time).toMatch(/^2030-01-1[45]T\d{2}:00:00\.000Z$/);
+		expect((request.body as { destination_time: string }).destination_time).toBe(instant);
 	});
 
 	it('runs once per input item with expressions, output in input order with pairedItem', async () => {
@@ -138,7 +142,7 @@ describe('Time → Fast-Forward and Rewind', () => {
 
 	it('refuses an unknown unit from an expression', async () => {
 		const result = await t.run({ resource: 'time', operation: 'fastForward', durationAmount: 2, durationUnit: '={{ "weeks" }}' });
-		expect(result.node.error?.message).toBe('Invalid Amount in item 0: got 2, expected the unit minutes, hours or days');
+		expect(result.node.error?.message).toBe('Invalid Unit in item 0: got "weeks", expected the unit minutes, hours or days');
 		expect(await t.requests()).toEqual([]);
 	});
 

@@ -1,8 +1,8 @@
 // Timeline resource (Group B) and the timeline picker's list search.
 import { runListSearch } from './harness';
-import { byId, NODE_CREDENTIALS, NODE_TYPE, sent, useTimelineSandbox } from './timeline-support';
+import { byId, NODE_TYPE, nodeCredentialsFor, sent, useSandbox } from './node-support';
 
-const t = useTimelineSandbox();
+const t = useSandbox();
 
 const timeline = (operation: string, fields: Record<string, unknown> = {}) => ({ resource: 'timeline', operation, ...fields });
 const TIMELINE = { timeline_id: expect.stringMatching(/^tl_/), name: expect.any(String), description: null, created_at: expect.any(String) };
@@ -196,6 +196,8 @@ describe('Timeline → Monitor Anomalies (GET /monitor-timeline)', () => {
 			expect.objectContaining({ anomaly_id: expect.stringMatching(/^anm_/), type: 'rewind', description: expect.stringMatching(/^Rewind of 2h/) }),
 			expect.objectContaining({ type: 'rewind', description: expect.stringMatching(/^Rewind of 1d/) }),
 		]);
+		// each anomaly says which timeline it was found in
+		expect(result.output.map((anomaly) => anomaly.timeline_id)).toEqual([id, id]);
 		expect((await t.requests()).map(sent)).toEqual([
 			{ method: 'GET', path: '/v1/monitor-timeline', query: { timeline_id: id }, body: null },
 		]);
@@ -223,7 +225,7 @@ describe('the timeline picker (listSearch searchTimelines)', () => {
 		runListSearch({
 			nodeType: NODE_TYPE,
 			method: 'searchTimelines',
-			nodeCredentials: NODE_CREDENTIALS,
+			nodeCredentials: nodeCredentialsFor('timeline'),
 			credentials: t.credentials,
 			filter,
 			parameters: { resource: 'timeline', operation: 'delete' },
@@ -255,7 +257,7 @@ describe('the timeline picker (listSearch searchTimelines)', () => {
 			runListSearch({
 				nodeType: NODE_TYPE,
 				method: 'searchTimelines',
-				nodeCredentials: NODE_CREDENTIALS,
+				nodeCredentials: nodeCredentialsFor('timeline'),
 				credentials: [{ ...t.credentials[0], data: { baseUrl: t.sandbox.url, accessToken: 'wrong-key' } }],
 			}),
 		).rejects.toThrow(/^Timeline → Search failed: the service answered HTTP 401/);

@@ -11,7 +11,7 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
-import { checkBasicAuth, checkHeaderSecret, type AuthVerdict } from './authentication';
+import { checkBasicAuthCredential, checkCaller, checkHeaderAuthCredential } from './authentication';
 import { deliveryMemory } from './deliveryMemory';
 import {
 	bodySize,
@@ -23,13 +23,7 @@ import {
 	STATUS_EVENT,
 	windowOpenUntil,
 } from './events';
-import {
-	checkBasicAuthCredential,
-	checkHeaderAuthCredential,
-	triggerProperties,
-} from './TriggerDescription';
-
-type Authentication = 'none' | 'headerAuth' | 'basicAuth';
+import { triggerProperties, triggerSubtitle } from './TriggerDescription';
 
 /** Answers the call itself (n8n answers only with the webhook's fixed 200 otherwise). */
 function reply(
@@ -49,24 +43,6 @@ function acknowledgeOnly(eventType: string | undefined, reason: string): IWebhoo
 	return { webhookResponse: { received: true, started: false, event_type: eventType, reason } };
 }
 
-async function checkCaller(this: IWebhookFunctions): Promise<AuthVerdict> {
-	const authentication = this.getNodeParameter('authentication', 'none') as Authentication;
-	const headers = this.getHeaderData();
-	if (authentication === 'headerAuth') {
-		const credential = await this.getCredentials<{ headerName: string; secret: string }>(
-			'chatAppWebhookHeaderAuthApi',
-		);
-		return checkHeaderSecret(headers, credential.headerName, credential.secret);
-	}
-	if (authentication === 'basicAuth') {
-		const credential = await this.getCredentials<{ user: string; password: string }>(
-			'chatAppWebhookBasicAuthApi',
-		);
-		return checkBasicAuth(headers, credential.user, credential.password);
-	}
-	return { ok: true };
-}
-
 export class ChatAppMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Chat-App Messaging Trigger',
@@ -77,7 +53,7 @@ export class ChatAppMessagingTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"On " + [].concat($parameter["events"]).join(" and ")}}',
+		subtitle: triggerSubtitle,
 		description:
 			'Starts the workflow when the Chat-App Messaging service reports an inbound message or a delivery status',
 		defaults: { name: 'Chat-App Messaging Trigger' },

@@ -1,5 +1,22 @@
-import type { ICredentialDataDecryptedObject, INodeCredentialTestResult, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { MAX_REMEMBERED } from './deliveryMemory';
+
+const EVENT_OPTIONS = [
+	{
+		name: 'Inbound Message',
+		value: 'message.inbound',
+		description: 'A customer writes to the account (message.inbound); opens the 24-hour window',
+	},
+	{
+		name: 'Message Status',
+		value: 'message.status',
+		description: 'The delivery status of a sent message changes, e.g. delivered, then read (message.status)',
+	},
+];
+
+/** Under the node on the canvas: the chosen events as the panel names them, "On Inbound Message". */
+const eventNames = Object.fromEntries(EVENT_OPTIONS.map((option) => [option.value, option.name]));
+export const triggerSubtitle = `={{ "On " + [].concat($parameter["events"]).map((event) => (${JSON.stringify(eventNames)})[event] ?? event).join(" and ") }}`;
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -14,18 +31,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'events',
 		type: 'multiOptions',
 		required: true,
-		options: [
-			{
-				name: 'Inbound Message',
-				value: 'message.inbound',
-				description: 'A customer writes to the account (message.inbound); opens the 24-hour window',
-			},
-			{
-				name: 'Message Status',
-				value: 'message.status',
-				description: 'The delivery status of a sent message changes, e.g. delivered, then read (message.status)',
-			},
-		],
+		options: EVENT_OPTIONS,
 		default: ['message.inbound', 'message.status'],
 		description: 'Which events start the workflow. Other events are acknowledged and start nothing.',
 	},
@@ -84,48 +90,3 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 ];
-
-// Credential tests for the two webhook credentials. They check locally what would make every
-// call fail (nothing is sent: the secret is only ever compared with incoming calls).
-
-/** RFC 9110 token characters: what a header name may contain. */
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Headers the sender or a proxy sets itself, so they cannot carry the secret. */
-const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'connection', 'transfer-encoding']);
-
-function hasControlCharacter(value: string): boolean {
-	return [...value].some((character) => character.charCodeAt(0) < 32 || character.charCodeAt(0) === 127);
-}
-
-function fail(message: string): INodeCredentialTestResult {
-	return { status: 'Error', message };
-}
-
-function checkSecretText(label: string, value: unknown): string | undefined {
-	if (typeof value !== 'string' || value === '') return `${label} is empty.`;
-	if (value !== value.trim()) return `${label} starts or ends with spaces, which HTTP strips: remove them.`;
-	if (hasControlCharacter(value)) return `${label} contains a line break or control character, which a header cannot carry.`;
-	return undefined;
-}
-
-export function checkHeaderAuthCredential(data: ICredentialDataDecryptedObject): INodeCredentialTestResult {
-	const headerName = typeof data.headerName === 'string' ? data.headerName.trim() : '';
-	if (!HEADER_NAME.test(headerName)) {
-		return fail(`Header Name "${headerName}" is not a valid HTTP header name (letters, digits and - only, e.g. X-Webhook-Secret).`);
-	}
-	if (RESERVED_HEADERS.has(headerName.toLowerCase())) {
-		return fail(`Header Name "${headerName}" is set by HTTP itself; choose a custom header such as X-Webhook-Secret.`);
-	}
-	const problem = checkSecretText('Secret', data.secret);
-	if (problem) return fail(problem);
-	return { status: 'OK', message: 'The header and secret can be used. Enter the same values in the messaging dashboard.' };
-}
-
-export function checkBasicAuthCredential(data: ICredentialDataDecryptedObject): INodeCredentialTestResult {
-	const userProblem = checkSecretText('User', data.user);
-	if (userProblem) return fail(userProblem);
-	if ((data.user as string).includes(':')) return fail('User contains ":", which basic authentication cannot carry.');
-	const passwordProblem = checkSecretText('Password', data.password);
-	if (passwordProblem) return fail(passwordProblem);
-	return { status: 'OK', message: 'The user name and password can be used. Enter the same values in the messaging dashboard.' };
-}

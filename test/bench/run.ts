@@ -36,6 +36,7 @@ import {
 } from './measure';
 import type { MemoryPeak } from './memory';
 import { runQueueBench } from './queue';
+import { measureSecretTiming } from './secretTiming';
 import { renderMarkdown, renderTable, type BenchResults, type Row } from './report';
 import {
 	httpRequestSendWorkflow,
@@ -78,8 +79,8 @@ const HELP = `npm run bench [-- options]    (each option also as an environment 
   --webhook-concurrency=W   BENCH_WEBHOOK_CONCURRENCY  deliveries in flight (20)
   --queue-deliveries=Q      BENCH_QUEUE_DELIVERIES     deliveries per run in the queue part (400)
   --queue-parallel=P        BENCH_QUEUE_PARALLEL       executions the items are split over there (4)
-  --only=sends,timeline,webhooks,sandbox,queue  BENCH_ONLY  parts to run (all; queue: single mode vs
-                                                       queue mode with 2 and 1 workers, ~10 min)
+  --only=sends,timeline,webhooks,sandbox,secrets,queue  BENCH_ONLY  parts to run (all; queue: single
+                                                       mode vs queue mode with 2 and 1 workers, ~10 min)
   --webhook-variants=trigger,webhook,triggerNoDedupe   BENCH_WEBHOOK_VARIANTS
                                                        receivers to run (trigger,webhook)
   --expression-engine=E     BENCH_EXPRESSION_ENGINE    n8n's N8N_EXPRESSION_ENGINE (vm, legacy; default:
@@ -105,12 +106,12 @@ function readConfig(argv: string[]): Config {
 		if (!Number.isInteger(n) || n < min) throw new Error(`--${flag} / ${env} must be a whole number >= ${min}, got "${raw}"`);
 		return n;
 	};
-	const only = pick('only', 'BENCH_ONLY', 'sends,timeline,webhooks,sandbox,queue')
+	const only = pick('only', 'BENCH_ONLY', 'sends,timeline,webhooks,sandbox,secrets,queue')
 		.split(',')
 		.map((s) => s.trim())
 		.filter(Boolean);
 	for (const part of only) {
-		if (!['sends', 'timeline', 'webhooks', 'sandbox', 'queue'].includes(part)) throw new Error(`--only: unknown part "${part}"`);
+		if (!['sends', 'timeline', 'webhooks', 'sandbox', 'secrets', 'queue'].includes(part)) throw new Error(`--only: unknown part "${part}"`);
 	}
 	return {
 		items: int('items', 'BENCH_ITEMS', 2000),
@@ -512,6 +513,22 @@ async function main(): Promise<void> {
 			results.targets.push(
 				{ name: 'webhooks: this trigger / Webhook node >= 1.0', value: w.ratios.triggerOverWebhook, met: w.ratios.triggerOverWebhook >= 1.0 },
 				{ name: 'webhooks: nothing lost (every delivery accepted, one successful execution each)', value: lost ? 1 : 0, met: lost },
+			);
+		}
+		if (cfg.only.has('secrets')) {
+			const timing = measureSecretTiming();
+			const within = (ratio: number) => ratio > 1 / 3 && ratio < 3;
+			results.targets.push(
+				{
+					name: 'trigger header secret: refusal time, wrong at the last / at the first character, within 1/3..3',
+					value: timing.headerLateOverEarly,
+					met: within(timing.headerLateOverEarly),
+				},
+				{
+					name: 'trigger basic auth: slowest / fastest refusal (wrong user or password, first or last character) < 3',
+					value: timing.basicSlowestOverFastest,
+					met: timing.basicSlowestOverFastest < 3,
+				},
 			);
 		}
 		// Where the time goes when a target is missed (measured with --profile, see the README).

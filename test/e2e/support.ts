@@ -12,24 +12,56 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 
-/**
- * Waits until the workflow has `count` finished executions (newest first), then a little longer
- * to be sure no further one starts. Fails if more appear than expected.
- */
-export async function waitForExecutions(workflowId: string, count: number, timeoutMs = 20000): Promise<any[]> {
+/** Polls the workflow's executions (newest first) until `done(list)` holds. */
+export async function waitForExecutionsWhere(
+	workflowId: string,
+	what: string,
+	done: (list: any[]) => boolean,
+	timeoutMs = 30000,
+): Promise<any[]> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const list = await n8n.executions(workflowId);
-		const done = list.filter((e) => FINISHED.has(e.status));
-		if (done.length >= count && done.length === list.length) return list;
+		if (done(list)) return list;
 		if (Date.now() > deadline) {
-			throw new Error(
-				`expected ${count} finished executions of workflow ${workflowId}, found ${list.length} ` +
-					`(${list.map((e) => e.status).join(', ')}) after ${timeoutMs} ms`,
-			);
+			const counts: Record<string, number> = {};
+			for (const e of list) counts[`${e.mode} ${e.status}`] = (counts[`${e.mode} ${e.status}`] ?? 0) + 1;
+			throw new Error(`workflow ${workflowId}: no ${what} after ${timeoutMs} ms; executions (mode status: count): ${JSON.stringify(counts)}`);
 		}
 		await sleep(250);
 	}
+}
+
+/** Waits until the workflow has at least `count` executions, all finished (newest first). */
+export async function waitForExecutions(workflowId: string, count: number, timeoutMs = 20000): Promise<any[]> {
+	return waitForExecutionsWhere(
+		workflowId,
+		`${count} finished executions`,
+		(list) => list.length >= count && list.every((e) => FINISHED.has(e.status)),
+		timeoutMs,
+	);
+}
+
+/**
+ * The workflow's executions once nothing more starts: all finished and their number unchanged
+ * for `settleMs` (longer than whatever would start another one, such as a schedule's interval).
+ */
+export async function waitForSettledExecutions(workflowId: string, settleMs: number): Promise<any[]> {
+	let count = -1;
+	let stableSince = Date.now();
+	return waitForExecutionsWhere(
+		workflowId,
+		`${settleMs} ms without a new execution`,
+		(list) => {
+			if (list.length !== count || !list.every((e) => FINISHED.has(e.status))) {
+				count = list.length;
+				stableSince = Date.now();
+				return false;
+			}
+			return Date.now() - stableSince >= settleMs;
+		},
+		settleMs + 30000,
+	);
 }
 
 export { nodeOutput } from '../n8n/runData';
@@ -41,4 +73,12 @@ export function cliNodeOutput(data: any, nodeName: string): any[] {
 	return (runs[0]?.data?.main?.[0] ?? []).map((i: any) => i.json);
 }
 
-export { sleep };
+/**
+ * How many executions a workflow has once things are quiet: every webhook the sandbox owes has
+ * been delivered and no execution started or ran for `quietMs`. Use it where a test asserts that
+ * nothing more started.
+ */
+export async function settledCount(workflowId: string, quietMs = 1500): Promise<number> {
+	await sandbox.flushWebhooks();
+	return (await waitForSettledExecutions(workflowId, quietMs)).length;
+}

@@ -9,7 +9,7 @@ import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleDat
 import { NODE_TYPES } from '../n8n/instance';
 import { webhookHeadersFor } from '../n8n/sandboxCredentials';
 import { webhookUrlsOf } from '../n8n/webhooks';
-import { creds, env, n8n, nodeOutput, sandbox, sleep, waitForExecutions } from './support';
+import { creds, env, n8n, nodeOutput, sandbox, settledCount, waitForExecutions } from './support';
 
 const customer = EXAMPLE_DATA.customerPhone;
 
@@ -27,14 +27,6 @@ async function publish(file: string): Promise<{ id: string; url: string }> {
 	const url = urls.find((u) => u.nodeType === NODE_TYPES.trigger)?.url;
 	if (!url) throw new Error(`no production webhook registered for ${file}: ${JSON.stringify(urls)}`);
 	return { id, url };
-}
-
-/** How many executions a workflow has once everything in flight has finished. */
-async function settledCount(workflowId: string): Promise<number> {
-	await sandbox.flushWebhooks();
-	await sleep(1500); // an execution started by the last delivery is listed by now
-	const list = await n8n.executions(workflowId);
-	return (await waitForExecutions(workflowId, list.length)).length;
 }
 
 beforeAll(async () => {
@@ -128,8 +120,7 @@ describe('inbound message -> published workflow -> reply through the action node
 		const inbound = await sandbox.inbound(customer, 'Remember me?');
 		expect(await settledCount(replyId)).toBe(before + 1);
 
-		// a later re-delivery, after the execution has finished and saved static data
-		await sleep(500);
+		// a later re-delivery, once that execution has finished (settledCount waited for it)
 		const res = await fetch(replyUrl, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', ...replyHeaders },

@@ -150,7 +150,7 @@ export interface NodeUnderTest {
 export async function runNode(
 	node: NodeUnderTest,
 	items: IDataObject[] = [{}],
-	options: { credentials?: StoredCredential[] } = {},
+	options: { credentials?: StoredCredential[]; settings?: IDataObject } = {},
 ): Promise<RunResult & { node: NodeRun; output: IDataObject[] }> {
 	const name = node.name ?? 'Node Under Test';
 	const workflowJson: WorkflowJson = {
@@ -175,6 +175,7 @@ export async function runNode(
 			},
 		],
 		connections: { Input: { main: [[{ node: name, type: 'main', index: 0 }]] } },
+		settings: options.settings,
 	};
 	const result = await runWorkflow(workflowJson, { credentials: options.credentials, startNode: 'Input' });
 	const ran = result.nodes[name] ?? { items: [], outputs: [], error: result.error };

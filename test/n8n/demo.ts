@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { EXAMPLE_DATA, seedExampleData } from './examples';
+import { EXAMPLE_DATA, seedDemoTimeline, seedExampleData } from './examples';
 import { NODE_TYPES, portIsFree, wireCredentials, type N8nClient, type StoredCredential, type WorkflowJson } from './instance';
 import { ensureRuntime, PROJECT_ROOT, type Log } from './runtime';
 import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials, webhookHeadersFor } from './sandboxCredentials';
@@ -53,14 +53,18 @@ export function isTriggerWorkflow(json: WorkflowJson): boolean {
 	return json.nodes.some((n) => n.type === NODE_TYPES.trigger);
 }
 
-/** Imports credentials and examples; publishes the first trigger example and points the sandbox at it. */
-async function provision(n8n: N8nClient, sandbox: Sandbox, log: Log): Promise<string | undefined> {
+/**
+ * Imports credentials and examples; publishes the first trigger example and points the sandbox
+ * at it. Returns its production URL and name.
+ */
+async function provision(n8n: N8nClient, sandbox: Sandbox, log: Log): Promise<{ webhookTarget?: string; replyWorkflow?: string }> {
 	const creds: StoredCredential[] = await n8n.importCredentials(sandboxCredentials(sandbox));
 	log(`[start] credentials: ${creds.map((c) => `"${c.name}" (${c.id})`).join(', ')}`);
 
 	const examples = readExamples();
 	if (examples.length === 0) log('[start] examples/ holds no workflow yet: nothing to import');
 	let webhookTarget: string | undefined;
+	let replyWorkflow: string | undefined;
 	let webhookHeaders: Record<string, string> = {};
 	for (const { file, json } of examples) {
 		const id = await n8n.importWorkflow(wireCredentials(json, creds));
@@ -71,6 +75,7 @@ async function provision(n8n: N8nClient, sandbox: Sandbox, log: Log): Promise<st
 				const urls = await webhookUrlsOf(n8n, id);
 				webhookTarget = urls.find((u) => u.nodeType === NODE_TYPES.trigger)?.url;
 				webhookHeaders = webhookHeadersFor(json);
+				replyWorkflow = json.name;
 				note = webhookTarget ? `, active, webhook ${webhookTarget}` : ', active';
 			} catch (err) {
 				note = `, could not activate: ${(err as Error).message.split('\n')[0]}`;
@@ -83,7 +88,7 @@ async function provision(n8n: N8nClient, sandbox: Sandbox, log: Log): Promise<st
 		const h = Object.keys(webhookHeaders);
 		log(`[start] the sandbox sends its webhooks to ${webhookTarget}${h.length ? ` with ${h.join(', ')}` : ''}`);
 	}
-	return webhookTarget;
+	return { webhookTarget, replyWorkflow };
 }
 
 export async function runDemo(opts: DemoOptions): Promise<void> {
@@ -121,26 +126,31 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 	try {
 		await ensureRuntime({ log });
 
-		// 1. The sandbox, with what the example workflows need.
+		// 1. The sandbox.
 		const { startSandbox } = await import('../sandbox/server');
 		const port = (await portIsFree(opts.sandboxPort)) ? opts.sandboxPort : 0;
 		if (port === 0) log(`[start] port ${opts.sandboxPort} is busy; the sandbox takes a free port`);
 		sandbox = (await startSandbox({ port })) as Sandbox;
 		log(`[start] sandbox on ${sandbox.url}`);
+		// What the example workflows need: events at their location in the last day, contacts;
+		// and a timeline (with an anchor and an item) for the editor's timeline pickers.
 		const events = await seedExampleData(sandbox.client);
-		log(
-			`[start] sandbox seeded: ${events.length} events at ${EXAMPLE_DATA.location} in the last day, ` +
-				`contacts ${EXAMPLE_DATA.contacts.map((c) => `${c.phone} (${c.fields.first_name})`).join(', ')}`,
-		);
+		const timeline = await seedDemoTimeline(sandbox);
+		const sandboxData =
+			`timeline "${EXAMPLE_DATA.timeline.name}" (${timeline.timelineId}) with an anchor and an item; ` +
+			`${events.length} events at ${EXAMPLE_DATA.location} in the last day; ` +
+			`contacts ${EXAMPLE_DATA.contacts.map((c) => `${c.phone} (${c.fields.first_name})`).join(', ')}`;
+		log(`[start] sandbox seeded: ${sandboxData}`);
 
 		// 2. n8n, started by the caller; 3. credentials and examples.
 		n8n = await opts.startN8n(log);
 		const client = n8n.client;
-		const webhookTarget = await provision(client, sandbox, log);
+		const { webhookTarget, replyWorkflow } = await provision(client, sandbox, log);
 
 		const inboundCurl =
 			`curl -s -X POST ${sandbox.url}/_sandbox/inbound -H 'content-type: application/json' ` +
 			`-d '{"from":"${EXAMPLE_DATA.demoPhone}","text":"Hello from the sandbox"}'`;
+		const repliesCurl = `curl -s '${sandbox.url}/_sandbox/requests?method=POST&path=/v1/messages'`;
 		const webhookCurl =
 			`curl -s -X POST ${sandbox.url}/_sandbox/webhook -H 'content-type: application/json' ` +
 			`-d '{"url":"${client.webhookBaseUrl}/<path of your trigger>"}'`;
@@ -150,6 +160,7 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 			` n8n editor:   ${client.url}/`,
 			` login:        ${client.owner.email}  /  ${client.owner.password}`,
 			` sandbox:      ${sandbox.url}   (timeline key ${sandbox.timelineKey}, messaging key ${sandbox.messagingKey})`,
+			` sandbox data: ${sandboxData}`,
 			` credentials:  ${Object.values(SANDBOX_CREDENTIAL_NAMES).map((n) => `"${n}"`).join(', ')}`,
 			` node types:   ${NODE_TYPES.action}, ${NODE_TYPES.trigger}`,
 			` public API:   ${client.url}/api/v1  (X-N8N-API-KEY: ${client.apiKey})`,
@@ -161,6 +172,13 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 					`               its production URL:\n   ${webhookCurl}`,
 			' simulate an inbound message:',
 			`   ${inboundCurl}`,
+			...(webhookTarget
+				? [
+						` see the reply: the executions of "${replyWorkflow}" at ${client.url}/home/executions,`,
+						'   and the messages the sandbox received (its request log):',
+						`   ${repliesCurl}`,
+					]
+				: []),
 			'',
 			` ready in ${((Date.now() - t0) / 1000).toFixed(1)} s. Ctrl-C stops ${n8n.stopsWhat} and the sandbox.`,
 			'==================================================================================',

@@ -2,7 +2,8 @@
  * `npm start`: the sandbox and a real n8n with this package, ready to click through.
  *
  * After `npm run build`: installs Node 24 + n8n the first time (.n8n-runtime/), starts the
- * sandbox on 127.0.0.1:4010 and n8n on 127.0.0.1:5678 with this package installed as a
+ * sandbox on 127.0.0.1:4010 (seeded with the examples' events and contacts, and one timeline
+ * with an anchor and an item) and n8n on 127.0.0.1:5678 with this package installed as a
  * community package, an owner account, both credentials pointing at the sandbox, and every
  * examples/*.json imported (credentials wired). Ctrl-C stops both. (See demo.ts.)
  *

@@ -1,5 +1,5 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
-import { listEntries } from '../shared/response';
+import { listEntries } from '../helpers/output';
 import { apiRequest } from '../transport/request';
 
 /** The timeline picker: GET /timelines, narrowed to the typed text (name or ID, any case). */
@@ -7,15 +7,11 @@ export async function searchTimelines(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const answer = await apiRequest.call(
-		this,
-		'timeline',
-		{ method: 'GET', path: '/timelines' },
-		{ itemIndex: 0, operation: 'Timeline → Search' },
-	);
+	const call = { itemIndex: 0, label: 'Timeline → Search', service: 'timeline' } as const;
+	const answer = await apiRequest.call(this, call, { method: 'GET', path: '/timelines' });
 	const wanted = (filter ?? '').trim().toLowerCase();
 	const results: INodeListSearchItems[] = [];
-	for (const timeline of listEntries(this, 0, answer, 'timelines', 'Timeline → Search')) {
+	for (const timeline of listEntries(this, 0, answer, 'timelines', call.label)) {
 		const id = timeline.timeline_id ?? timeline.id;
 		if (typeof id !== 'string' && typeof id !== 'number') continue;
 		const name = typeof timeline.name === 'string' && timeline.name !== '' ? timeline.name : String(id);

@@ -1,6 +1,5 @@
 import {
 	NodeApiError,
-	NodeOperationError,
 	sleep,
 	type ICredentialsDecrypted,
 	type IDataObject,
@@ -11,60 +10,34 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
+import { normalizeBaseUrl } from './baseUrl';
+import { DEFAULT_REQUEST_SETTINGS, readRequestSettings } from './settings';
+
 export type Service = 'timeline' | 'messaging';
 
-export const CREDENTIAL_TYPES: Record<Service, string> = {
-	timeline: 'timelineNavigationApi',
-	messaging: 'chatAppMessagingApi',
+/** The credential each service's requests are authenticated with, and what its key is called there. */
+export const SERVICE_CREDENTIALS: Record<Service, { type: string; keyField: string }> = {
+	timeline: { type: 'timelineNavigationApi', keyField: 'Access Token' },
+	messaging: { type: 'chatAppMessagingApi', keyField: 'API Key' },
 };
 
 export interface ApiCall {
 	method: IHttpRequestMethods;
-	/** Path after `/v1`, path parameters already encoded with `encodePathSegment`. */
+	/** Path after `/v1`, path parameters already made safe by `pathSegment`. */
 	path: string;
 	body?: IDataObject;
 	qs?: IDataObject;
 }
 
+/** Who is asking: the item, the operation's label for errors, and the service to call. */
 export interface CallContext {
 	itemIndex: number;
 	/** What the user asked for, as the editor names it: "Time → Travel". */
-	operation: string;
+	label: string;
+	service: Service;
 }
-
-/** Settings of the node's "Request Options" collection, with their defaults. */
-export interface RequestSettings {
-	timeout: number;
-	maxRetries: number;
-	maxRetryWait: number;
-}
-
-export const DEFAULT_REQUEST_SETTINGS: RequestSettings = {
-	timeout: 30_000,
-	maxRetries: 3,
-	maxRetryWait: 60,
-};
 
 type ApiContext = IExecuteFunctions | ILoadOptionsFunctions;
-
-/** `https://host/v1/`, `https://host/` and `https://host` all mean the same service root. */
-export function normalizeBaseUrl(raw: string): string {
-	const trimmed = String(raw ?? '').trim().replace(/\/+$/, '').replace(/\/v1$/i, '');
-	return `${trimmed.replace(/\/+$/, '')}/v1`;
-}
-
-/** Keeps a path parameter inside its own segment, whatever characters it holds. */
-export function encodePathSegment(value: string): string {
-	return encodeURIComponent(value).replace(/\./g, '%2E');
-}
-
-/**
- * A segment that is "." or "..", even percent-encoded: every URL parser resolves it ("this
- * folder", "the folder above"), so no encoding keeps such an ID inside its segment.
- */
-export function isDotSegment(segment: string): boolean {
-	return /^(\.|%2e){1,2}$/i.test(segment);
-}
 
 // One credential read per execution and service, not one per item: the credential cannot
 // change between items, and decrypting it is a noticeable part of each request's cost.
@@ -89,7 +62,7 @@ async function getCredentialInfo(context: ApiContext, service: Service): Promise
 	}
 	let info = perService.get(service);
 	if (!info) {
-		const type = CREDENTIAL_TYPES[service];
+		const { type } = SERVICE_CREDENTIALS[service];
 		info = context.getCredentials(type).then((data) => {
 			const { baseUrl, ...rest } = data;
 			const ref = context.getNode().credentials?.[type];
@@ -107,12 +80,6 @@ async function getCredentialInfo(context: ApiContext, service: Service): Promise
 /** A service that echoes the key back (without "Bearer") must not put it into an error. */
 function redactSecrets(text: string, secrets: string[]): string {
 	return secrets.reduce((result, secret) => result.split(secret).join('****'), text);
-}
-
-function readSettings(context: ApiContext, itemIndex: number): RequestSettings {
-	if (!('getInputData' in context)) return DEFAULT_REQUEST_SETTINGS;
-	const options = context.getNodeParameter('requestOptions', itemIndex, {}) as Partial<RequestSettings>;
-	return { ...DEFAULT_REQUEST_SETTINGS, ...options };
 }
 
 interface Failure {
@@ -162,11 +129,6 @@ export function serviceMessageOf(body: unknown): string | undefined {
 	return found === undefined ? undefined : redactBearer(String(found));
 }
 
-function serviceCodeOf(body: unknown): string | undefined {
-	const error = (body as IDataObject | undefined)?.error as IDataObject | undefined;
-	return typeof error?.code === 'string' ? error.code : undefined;
-}
-
 function redactBearer(text: string): string {
 	return text.replace(/Bearer\s+\S+/gi, 'Bearer ****');
 }
@@ -185,7 +147,6 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 
 const HINTS: Record<number, string> = {
 	400: 'The service refused the request as invalid: check the fields named in the message.',
-	401: 'The service refused the key: open the credential and paste the key again.',
 	403: 'The key is valid but not allowed to do this.',
 	404: 'Nothing exists at that ID or path: check the ID (and the credential\'s Base URL).',
 	409: 'The request conflicts with the current state.',
@@ -194,8 +155,11 @@ const HINTS: Record<number, string> = {
 	429: 'The service is rate limiting: lower "Concurrency" in Request Options, or raise "Max Retries on Rate Limit".',
 };
 
-function hintFor(status: number | undefined): string {
+function hintFor(status: number | undefined, service: Service): string {
 	if (status === undefined) return '';
+	if (status === 401) {
+		return `The service refused the key: open the credential and enter its ${SERVICE_CREDENTIALS[service].keyField} again.`;
+	}
 	if (HINTS[status]) return HINTS[status];
 	if (status >= 500) {
 		return 'The service failed. The request was not repeated automatically because it may have been acted on; check before running it again.';
@@ -239,8 +203,8 @@ function apiError(
 		failure.status !== undefined
 			? `the service answered HTTP ${failure.status}${serviceMessage ? `: ${serviceMessage}` : ''}`
 			: networkMessage(failure.code);
-	const message = `${call.operation} failed: ${what}${note ? ` (${note})` : ''}`;
-	const description = [hintFor(failure.status), extra].filter(Boolean).join(' ');
+	const message = `${call.label} failed: ${what}${note ? ` (${note})` : ''}`;
+	const description = [hintFor(failure.status, call.service), extra].filter(Boolean).join(' ');
 	// Built from plain values only: the raw HTTP error carries the request headers, bearer key included.
 	const error = new NodeApiError(
 		context.getNode(),
@@ -252,12 +216,7 @@ function apiError(
 			itemIndex: call.itemIndex,
 		},
 	);
-	error.context = {
-		...error.context,
-		status: failure.status,
-		serviceCode: serviceCodeOf(failure.body),
-		serviceMessage,
-	};
+	error.context = { ...error.context, status: failure.status, serviceMessage };
 	return error;
 }
 
@@ -286,20 +245,12 @@ function parseAnswer(context: ApiContext, call: CallContext, answer: unknown): I
  */
 export async function apiRequest(
 	this: ApiContext,
-	service: Service,
-	call: ApiCall,
 	callContext: CallContext,
+	call: ApiCall,
 ): Promise<IDataObject | IDataObject[]> {
-	const dotSegment = call.path.split('/').find(isDotSegment);
-	if (dotSegment !== undefined) {
-		const id = decodeURIComponent(dotSegment);
-		throw new NodeOperationError(
-			this.getNode(),
-			`Invalid ID in item ${callContext.itemIndex}: got "${id}", expected an ID other than "." or ".." (${callContext.operation} puts it in the URL path, where it would mean another address)`,
-			{ itemIndex: callContext.itemIndex, description: `Fix the ID for item ${callContext.itemIndex}. Nothing was sent for this item.` },
-		);
-	}
-	const settings = readSettings(this, callContext.itemIndex);
+	const { service } = callContext;
+	// The timeline picker (a load-options call) has no Request Options: it uses the defaults.
+	const settings = 'getInputData' in this ? readRequestSettings(this, callContext.itemIndex) : DEFAULT_REQUEST_SETTINGS;
 	const { baseUrl, secrets, decrypted } = await getCredentialInfo(this, service);
 	const options: IHttpRequestOptions = {
 		method: call.method,
@@ -315,7 +266,7 @@ export async function apiRequest(
 		try {
 			answer = await this.helpers.httpRequestWithAuthentication.call(
 				this,
-				CREDENTIAL_TYPES[service],
+				SERVICE_CREDENTIALS[service].type,
 				options,
 				{ credentialsDecrypted: decrypted },
 			);

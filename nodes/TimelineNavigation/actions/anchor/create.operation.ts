@@ -1,0 +1,35 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { bodyWithAdditionalFields } from '../../helpers/body';
+import { additionalFieldsCollection } from '../../helpers/fields';
+import { optionalString } from '../../helpers/parameters';
+import { apiRequest } from '../../transport/request';
+import type { ItemCall, OperationDefinition } from '../types';
+import { descriptionField, readTimestamp, timestampField } from './fields';
+
+export const create: OperationDefinition = {
+	value: 'create',
+	name: 'Create',
+	action: 'Create an anchor',
+	description: 'Create a temporal anchor to return to at the end of time travel, optionally in a timeline',
+	properties: [
+		timestampField,
+		descriptionField,
+		additionalFieldsCollection([
+			{
+				displayName: 'Timeline ID',
+				name: 'timeline_id',
+				type: 'string',
+				default: '',
+				description: 'The timeline the anchor belongs to (sent as timeline_id)',
+			},
+		]),
+	],
+	async execute(this: IExecuteFunctions, item: ItemCall) {
+		const description = optionalString(this, item.itemIndex, descriptionField);
+		const body = bodyWithAdditionalFields(this, item.itemIndex, {
+			timestamp: readTimestamp(this, item.itemIndex),
+			...(description !== undefined && { description }),
+		});
+		return await apiRequest.call(this, item, { method: 'POST', path: '/anchors', body });
+	},
+};

@@ -1,0 +1,21 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { optionalString } from '../../helpers/parameters';
+import { apiRequest } from '../../transport/request';
+import type { ItemCall, OperationDefinition } from '../types';
+import { descriptionField, readTimestamp, timestampField } from './fields';
+
+export const set: OperationDefinition = {
+	value: 'set',
+	name: 'Set',
+	action: 'Set an anchor',
+	description: 'Fix a point in time to return to after changes',
+	properties: [timestampField, descriptionField],
+	async execute(this: IExecuteFunctions, item: ItemCall) {
+		// Group A: every listed field is sent; the description may be empty.
+		const body = {
+			timestamp: readTimestamp(this, item.itemIndex),
+			description: optionalString(this, item.itemIndex, descriptionField) ?? '',
+		};
+		return await apiRequest.call(this, item, { method: 'POST', path: '/set-anchor', body });
+	},
+};

@@ -1,0 +1,38 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { invalidInput, readChecked } from '../../helpers/parameters';
+import { parseJsonObject } from '../../helpers/validation';
+import { freeFormFields, sendFreeForm } from '../../messaging/freeForm';
+import { readRecipient, recipientFields } from '../../messaging/recipient';
+import type { ItemCall, OperationDefinition } from '../types';
+
+const customPayload: INodeProperties = {
+	displayName: 'Custom Payload (JSON)',
+	name: 'customPayload',
+	type: 'json',
+	required: true,
+	default: '{}',
+	description: 'A JSON object sent unchanged as the message\'s "custom" field',
+};
+
+export const sendCustom: OperationDefinition = {
+	value: 'sendCustom',
+	name: 'Send Custom',
+	action: 'Send a custom message',
+	description: "Send a JSON object as a custom message, inside the customer's 24-hour window",
+	properties: [...recipientFields, customPayload, ...freeFormFields()],
+	async execute(this: IExecuteFunctions, item: ItemCall) {
+		const { itemIndex } = item;
+		const to = readRecipient(this, itemIndex);
+		const custom = readChecked(this, itemIndex, customPayload, parseJsonObject);
+		if (Object.keys(custom).length === 0) {
+			throw invalidInput(
+				this,
+				itemIndex,
+				customPayload.displayName,
+				this.getNodeParameter(customPayload.name, itemIndex, ''),
+				'expected a JSON object with at least one field, such as {"type": "poll"}',
+			);
+		}
+		return await sendFreeForm(this, item, to, { message_type: 'custom', custom });
+	},
+};

@@ -1,0 +1,32 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { EXTRA_BODY_FIELD, readAdditionalFields, withExtraFields } from '../../helpers/body';
+import { additionalFieldsCollection } from '../../helpers/fields';
+import { readRecipient, recipientFields } from '../../messaging/recipient';
+import { explainSendError } from '../../messaging/refusals';
+import { postMessage, templateBody } from '../../messaging/send';
+import { readTemplate, TEMPLATE_FIELDS, templateFields } from '../../messaging/template';
+import type { ItemCall, OperationDefinition } from '../types';
+
+export const sendTemplate: OperationDefinition = {
+	value: 'sendTemplate',
+	name: 'Send Template',
+	action: 'Send a template message',
+	description: 'Send an approved template with its numbered parameters; allowed at any time',
+	properties: [
+		...recipientFields,
+		...templateFields(TEMPLATE_FIELDS, 'The ID of an approved template'),
+		additionalFieldsCollection(),
+	],
+	async execute(this: IExecuteFunctions, item: ItemCall) {
+		const { itemIndex } = item;
+		const to = readRecipient(this, itemIndex);
+		const template = readTemplate(this, itemIndex, TEMPLATE_FIELDS);
+		const { extraBody } = readAdditionalFields(this, itemIndex);
+		const body = withExtraFields(this, itemIndex, EXTRA_BODY_FIELD, templateBody(to, template), extraBody);
+		try {
+			return { ...(await postMessage(this, item, body)), sent_as: 'template' };
+		} catch (error) {
+			throw explainSendError(this, itemIndex, item.label, error, template);
+		}
+	},
+};

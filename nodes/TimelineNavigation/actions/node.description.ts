@@ -1,0 +1,63 @@
+// The node's fields and credentials, assembled from the registry: a Resource choice, one
+// Operation choice per resource, each operation's own fields shown only for it, and the
+// Request Options shown for all.
+import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
+import { requestOptionsField } from '../helpers/fields';
+import { SERVICE_CREDENTIALS, type Service } from '../transport/request';
+import { OPERATIONS, RESOURCES } from './registry';
+import { operationOption, type ResourceDefinition } from './types';
+
+const resourceField: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: RESOURCES.map((resource) => ({ name: resource.name, value: resource.value })),
+	default: 'time',
+};
+
+function operationField({ value, operations, defaultOperation }: ResourceDefinition): INodeProperties {
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [value] } },
+		options: operations.map(operationOption),
+		default: defaultOperation,
+	};
+}
+
+/** The resource's fields, each shown only for its operation (and its own further conditions). */
+function operationFields(resource: ResourceDefinition): INodeProperties[] {
+	return resource.operations.flatMap((operation) =>
+		operation.properties.map((property) => ({
+			...property,
+			displayOptions: {
+				...property.displayOptions,
+				show: { resource: [resource.value], operation: [operation.value], ...property.displayOptions?.show },
+			},
+		})),
+	);
+}
+
+export const nodeProperties: INodeProperties[] = [
+	resourceField,
+	...RESOURCES.flatMap((resource) => [operationField(resource), ...operationFields(resource)]),
+	requestOptionsField,
+];
+
+/** One credential per service, required for (and shown with) the resources that use it. */
+export const nodeCredentials: INodeCredentialDescription[] = (Object.keys(SERVICE_CREDENTIALS) as Service[]).map(
+	(service) => ({
+		name: SERVICE_CREDENTIALS[service].type,
+		required: true,
+		displayOptions: {
+			show: { resource: RESOURCES.filter((resource) => resource.service === service).map((resource) => resource.value) },
+		},
+	}),
+);
+
+/** Under the node on the canvas: the resource and operation as the panel names them, "Message: Send Template". */
+const subtitles = Object.fromEntries(OPERATIONS.map((op) => [op.key, `${op.resource.name}: ${op.operation.name}`]));
+export const nodeSubtitle = `={{ (${JSON.stringify(subtitles)})[$parameter["resource"] + "." + $parameter["operation"]] }}`;

@@ -1,0 +1,37 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { withExtraFields } from '../../helpers/body';
+import { outputModeField } from '../../helpers/fields';
+import { entriesOrWholeAnswer } from '../../helpers/output';
+import { requireLocatorId } from '../../helpers/parameters';
+import { apiRequest } from '../../transport/request';
+import type { ItemCall, OperationDefinition } from '../types';
+import { timelineField } from './fields';
+
+const extraQuery: INodeProperties = {
+	displayName: 'Extra Query Fields (JSON)',
+	name: 'extraQuery',
+	type: 'json',
+	default: '{}',
+	description: 'Query parameters added to the request as given, for parameters this node does not list',
+};
+
+export const monitorAnomalies: OperationDefinition = {
+	value: 'monitorAnomalies',
+	name: 'Monitor Anomalies',
+	action: 'Monitor a timeline for anomalies',
+	description: 'Get the anomalies detected in a timeline',
+	properties: [timelineField, outputModeField('Anomaly'), extraQuery],
+	async execute(this: IExecuteFunctions, item: ItemCall) {
+		const { itemIndex } = item;
+		const timelineId = requireLocatorId(this, itemIndex, timelineField);
+		const qs = withExtraFields(
+			this,
+			itemIndex,
+			extraQuery.displayName,
+			{ timeline_id: timelineId },
+			this.getNodeParameter(extraQuery.name, itemIndex, '{}'),
+		);
+		const answer = await apiRequest.call(this, item, { method: 'GET', path: '/monitor-timeline', qs });
+		return entriesOrWholeAnswer(this, itemIndex, answer, 'anomalies', item.label, { timeline_id: timelineId });
+	},
+};

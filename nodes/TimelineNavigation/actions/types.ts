@@ -1,0 +1,47 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { Service } from '../transport/request';
+
+/** What one operation returns for one input item: one result, or one item per entry. */
+export type OperationResult = IDataObject | IDataObject[];
+
+/** The operation being run for one input item, as the router hands it to `execute`. */
+export interface ItemCall {
+	itemIndex: number;
+	/** As the editor names it, used in every error: "Time → Travel". */
+	label: string;
+	/** Which service (and so which credential) the operation talks to. */
+	service: Service;
+}
+
+export interface OperationDefinition {
+	/** Stored in saved workflows: never rename it once released. */
+	value: string;
+	/** As the editor lists it: "Fast-Forward". */
+	name: string;
+	/** n8n's action text (node panel, AI tools): "Fast forward time". */
+	action: string;
+	description: string;
+	/**
+	 * The operation's own fields, in the order the editor shows them. The registry adds the
+	 * resource and operation to their display rules; rules on other fields stay as written.
+	 */
+	properties: INodeProperties[];
+	execute(this: IExecuteFunctions, item: ItemCall): Promise<OperationResult>;
+}
+
+export interface ResourceDefinition {
+	/** Stored in saved workflows: never rename it once released. */
+	value: string;
+	name: string;
+	service: Service;
+	defaultOperation: string;
+	/** Listed in the editor in this order (n8n's convention: alphabetical). */
+	operations: OperationDefinition[];
+}
+
+export const operationOption = (operation: OperationDefinition): INodePropertyOptions => ({
+	name: operation.name,
+	value: operation.value,
+	action: operation.action,
+	description: operation.description,
+});

@@ -1,0 +1,172 @@
+// Field builders shared by the operations, so a date-time, a timeline picker or an output choice
+// looks and behaves the same wherever it appears. An operation lists the fields it shows; the
+// registry adds the resource and operation to their display rules.
+import type { INodeProperties } from 'n8n-workflow';
+
+/** A text field; a required one is refused empty, by n8n in the editor and by the node for expressions. */
+export function textField(field: {
+	name: string;
+	displayName: string;
+	description: string;
+	placeholder?: string;
+	required?: boolean;
+}): INodeProperties {
+	return {
+		displayName: field.displayName,
+		name: field.name,
+		type: 'string',
+		...(field.required && { required: true }),
+		default: '',
+		...(field.placeholder && { placeholder: field.placeholder }),
+		description: field.description,
+	};
+}
+
+/** A place: where to travel, or where events are watched. */
+export const locationField = (description: string): INodeProperties =>
+	textField({ name: 'location', displayName: 'Location', required: true, placeholder: 'e.g. Alexandria, Egypt', description });
+
+export function dateTimeField(field: {
+	name: string;
+	displayName: string;
+	description: string;
+	required?: boolean;
+}): INodeProperties {
+	return {
+		displayName: field.displayName,
+		name: field.name,
+		type: 'dateTime',
+		required: field.required ?? true,
+		default: '',
+		description: field.description,
+	};
+}
+
+/** A timeline chosen from a searchable list (GET /timelines) or entered by ID. */
+export function timelineLocatorField(description = 'The timeline to use'): INodeProperties {
+	return {
+		displayName: 'Timeline',
+		name: 'timelineId',
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a timeline...',
+				typeOptions: { searchListMethod: 'searchTimelines', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. tl_123',
+			},
+		],
+	};
+}
+
+/**
+ * "Additional Fields": the optional fields a payload may carry, plus free-form JSON merged
+ * into the body for anything the service accepts that the documents do not show.
+ */
+export function additionalFieldsCollection(known: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			...known,
+			{
+				displayName: 'Extra Body Fields (JSON)',
+				name: 'extraBody',
+				type: 'json',
+				default: '{}',
+				description: 'Fields merged into the request body as given, for fields this node does not list',
+			},
+		],
+	};
+}
+
+/** One item per entry of a list in the answer (default), or the whole answer as one item. */
+export function outputModeField(entries: string): INodeProperties {
+	const modes = [
+		{ name: `One Item per ${entries}`, value: 'split', description: `Each ${entries.toLowerCase()} becomes its own item` },
+		{ name: 'Whole Response', value: 'response', description: 'The answer of the service as one item' },
+	];
+	return {
+		displayName: 'Output',
+		name: 'outputMode',
+		type: 'options',
+		options: modes,
+		default: 'split',
+	};
+}
+
+export const returnAllFields: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+/** Shown on every operation: how the node talks to the service. */
+export const requestOptionsField: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 100 },
+			default: 10,
+			description: 'How many items are sent to the service at the same time',
+		},
+		{
+			displayName: 'Max Retries on Rate Limit',
+			name: 'maxRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 10 },
+			default: 3,
+			description:
+				'How often an answer of HTTP 429 (rate limited: the service did nothing) is retried after its Retry-After. Other failures are never retried, so nothing is sent twice.',
+		},
+		{
+			displayName: 'Max Retry Wait (Seconds)',
+			name: 'maxRetryWait',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 60,
+			description: 'The longest Retry-After the node will wait for; a longer one fails the item',
+		},
+		{
+			displayName: 'Timeout (Ms)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 30000,
+			description: 'How long to wait for an answer before the item fails',
+		},
+	],
+};

@@ -1,0 +1,74 @@
+// Free-form sends (text, media, location, custom) are allowed only inside the customer's
+// 24-hour window. When the service refuses one because the window is closed, the send fails
+// with an error that says so, or, with "Fallback to Template" on, the named
+// template is sent instead and the output says which message went.
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { ItemCall } from '../actions/types';
+import { EXTRA_BODY_FIELD, readAdditionalFields, withExtraFields } from '../helpers/body';
+import { additionalFieldsCollection } from '../helpers/fields';
+import { explainSendError, isWindowClosed, refusalOf, windowClosedError } from './refusals';
+import { CHANNEL, postMessage, templateBody } from './send';
+import { FALLBACK_TEMPLATE_FIELDS, readTemplate, templateFields } from './template';
+
+const fallbackToTemplate: INodeProperties = {
+	displayName: 'Fallback to Template',
+	name: 'fallbackToTemplate',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether to send a template instead when the service refuses this message because the customer's 24-hour window is closed. The output's sent_as and fallback_reason say which message was sent.",
+};
+
+/** The window fallback's switch and its template, then the Additional Fields collection. */
+export function freeFormFields(additional: INodeProperties = additionalFieldsCollection()): INodeProperties[] {
+	return [
+		fallbackToTemplate,
+		...templateFields(FALLBACK_TEMPLATE_FIELDS, 'The approved template to send when the window is closed', {
+			fallbackToTemplate: [true],
+		}),
+		additional,
+	];
+}
+
+/**
+ * Sends a free-form message. `payload` holds message_type and its content; `report` is added to
+ * the output when the message itself was sent.
+ */
+export async function sendFreeForm(
+	context: IExecuteFunctions,
+	item: ItemCall,
+	to: string,
+	payload: IDataObject,
+	report: IDataObject = {},
+): Promise<IDataObject> {
+	const { itemIndex, label } = item;
+	const { extraBody } = readAdditionalFields(context, itemIndex);
+	const body = withExtraFields(context, itemIndex, EXTRA_BODY_FIELD, { channel: CHANNEL, to, ...payload }, extraBody);
+	// Read (and check) the fallback before anything is sent, so a mistake in it fails early.
+	const useFallback = context.getNodeParameter(fallbackToTemplate.name, itemIndex, false) as boolean;
+	const fallback = useFallback ? readTemplate(context, itemIndex, FALLBACK_TEMPLATE_FIELDS) : undefined;
+	const fallbackBody = fallback
+		? withExtraFields(context, itemIndex, EXTRA_BODY_FIELD, templateBody(to, fallback), extraBody)
+		: undefined;
+	try {
+		const sent = await postMessage(context, item, body);
+		return { ...sent, ...report, sent_as: body.message_type };
+	} catch (error) {
+		const refusal = refusalOf(error);
+		if (!refusal || !isWindowClosed(refusal)) throw explainSendError(context, itemIndex, label, error);
+		if (!fallback || !fallbackBody) throw windowClosedError(context, itemIndex, label, to, refusal);
+		const fallbackItem = { ...item, label: `${label} (fallback template "${fallback.id}")` };
+		let sent: IDataObject;
+		try {
+			sent = await postMessage(context, fallbackItem, fallbackBody);
+		} catch (fallbackError) {
+			throw explainSendError(context, itemIndex, fallbackItem.label, fallbackError, fallback);
+		}
+		return {
+			...sent,
+			sent_as: 'template',
+			requested_message_type: body.message_type,
+			fallback_reason: `The 24-hour customer service window for ${to} is closed, so the ${String(body.message_type)} message was not sent and template "${fallback.id}" was sent instead.${refusal.message ? ` The service said: ${refusal.message}` : ''}`,
+		};
+	}
+}

@@ -1,0 +1,207 @@
+// A template and its positional parameters ({{1}}, {{2}}, ...), listed one by one or given as
+// one array. Used twice: by Send Template, and as the fallback template of the free-form sends.
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { invalidInput } from '../helpers/parameters';
+import type { TemplateChoice } from './send';
+
+/** The names of one "template and parameters" group of fields: the main one or the fallback. */
+export interface TemplateFieldNames {
+	/** Put before every display name of the group ('' or 'Fallback '). */
+	labelPrefix: string;
+	templateId: string;
+	input: string;
+	list: string;
+	array: string;
+}
+
+export const TEMPLATE_FIELDS: TemplateFieldNames = {
+	labelPrefix: '',
+	templateId: 'templateId',
+	input: 'parametersInput',
+	list: 'templateParameters',
+	array: 'templateParametersArray',
+};
+
+export const FALLBACK_TEMPLATE_FIELDS: TemplateFieldNames = {
+	labelPrefix: 'Fallback ',
+	templateId: 'fallbackTemplateId',
+	input: 'fallbackParametersInput',
+	list: 'fallbackTemplateParameters',
+	array: 'fallbackTemplateParametersArray',
+};
+
+/**
+ * "One by One" names each placeholder, so the editor shows which value fills {{1}} and which
+ * {{2}}. Up to 9, which keep their order in n8n's alphabetical option list; "From an Array"
+ * takes any number.
+ */
+const MAX_LISTED_POSITION = 9;
+const LISTED_POSITIONS = Array.from({ length: MAX_LISTED_POSITION }, (_, index) => index + 1);
+const positionName = (position: number) => `placeholder${position}`;
+
+/** The group's fields; `shownWhen` adds display conditions (the fallback's switch). */
+export function templateFields(
+	names: TemplateFieldNames,
+	idDescription: string,
+	shownWhen: IDisplayOptions['show'] = {},
+): INodeProperties[] {
+	const prefix = names.labelPrefix;
+	const show = (more: IDisplayOptions['show'] = {}): IDisplayOptions | undefined =>
+		Object.keys({ ...shownWhen, ...more }).length > 0 ? { show: { ...shownWhen, ...more } } : undefined;
+	const withDisplay = (property: INodeProperties, more: IDisplayOptions['show'] = {}): INodeProperties => {
+		const displayOptions = show(more);
+		return displayOptions ? { ...property, displayOptions } : property;
+	};
+	return [
+		withDisplay({
+			displayName: `${prefix}Template ID`,
+			name: names.templateId,
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. order_update',
+			description: idDescription,
+		}),
+		withDisplay({
+			displayName: `${prefix}Parameters Input`,
+			name: names.input,
+			type: 'options',
+			options: [
+				{
+					name: 'From an Array',
+					value: 'array',
+					description:
+						'One expression that yields the parameters as an array, in order (for example from an AI agent or a previous node)',
+				},
+				{
+					name: 'One by One',
+					value: 'list',
+					description: 'Give each numbered placeholder ({{1}}, {{2}}, ...) its value, up to {{9}}',
+				},
+			],
+			default: 'list',
+			description: "How the values for the template's numbered placeholders ({{1}}, {{2}} and so on) are given",
+		}),
+		withDisplay(
+			{
+				displayName: `${prefix}Parameters`,
+				name: names.list,
+				type: 'fixedCollection',
+				placeholder: 'Add Parameter',
+				default: {},
+				description: `The value of each numbered placeholder: add {{1}}, {{2}}, ... without gaps. For more than ${MAX_LISTED_POSITION}, use "From an Array".`,
+				options: LISTED_POSITIONS.map((position) => ({
+					displayName: `Parameter {{${position}}}`,
+					name: positionName(position),
+					values: [
+						{
+							displayName: `Value of {{${position}}}`,
+							name: 'value',
+							type: 'string',
+							default: '',
+							description: `What replaces {{${position}}} in the template`,
+						},
+					],
+				})),
+			},
+			{ [names.input]: ['list'] },
+		),
+		withDisplay(
+			{
+				displayName: `${prefix}Parameters (Array)`,
+				name: names.array,
+				type: 'json',
+				required: true,
+				default: '[]',
+				placeholder: '={{ $json.parameters }}',
+				description:
+					'An array of the values for {{1}}, {{2}}, ... in order, such as ["Ada", "#1042"]. Usually an expression.',
+			},
+			{ [names.input]: ['array'] },
+		),
+	];
+}
+
+/** One template parameter as text; empty is an error naming its position, never dropped. */
+function templateParameter(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	position: number,
+	value: unknown,
+	labelPrefix: string,
+): string {
+	const field = `${labelPrefix}Template Parameter {{${position}}}`;
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	if (typeof value !== 'string') {
+		throw invalidInput(
+			context,
+			itemIndex,
+			field,
+			value,
+			`expected text for the template's placeholder {{${position}}} (position ${position})`,
+		);
+	}
+	if (value.trim() === '') {
+		throw invalidInput(
+			context,
+			itemIndex,
+			field,
+			value,
+			`expected a value: parameter ${position} is empty. Templates fill {{1}}, {{2}}, ... by position, so an empty parameter is neither skipped nor moved; give it a value`,
+		);
+	}
+	return value;
+}
+
+function readArray(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): unknown[] {
+	const expected = 'expected an array of parameter values in template order, such as ["Ada", "#1042"]';
+	let parsed = value;
+	if (typeof value === 'string') {
+		if (value.trim() === '') return [];
+		try {
+			parsed = JSON.parse(value);
+		} catch {
+			throw invalidInput(context, itemIndex, field, value, `${expected} (it is not valid JSON)`);
+		}
+	}
+	if (!Array.isArray(parsed)) throw invalidInput(context, itemIndex, field, value, expected);
+	return parsed;
+}
+
+/** The values given one by one, in placeholder order; a gap is an error naming the missing placeholder. */
+function readListedParameters(context: IExecuteFunctions, itemIndex: number, names: TemplateFieldNames): unknown[] {
+	const listed = context.getNodeParameter(names.list, itemIndex, {}) as Record<string, IDataObject | undefined>;
+	const given = LISTED_POSITIONS.filter((position) => listed[positionName(position)] !== undefined);
+	const highest = given.length ? given[given.length - 1] : 0;
+	const missing = LISTED_POSITIONS.find((position) => position < highest && !given.includes(position));
+	if (missing !== undefined) {
+		throw invalidInput(
+			context,
+			itemIndex,
+			`${names.labelPrefix}Template Parameter {{${missing}}}`,
+			undefined,
+			`expected a value: {{${highest}}} is given but {{${missing}}} is not. Templates fill {{1}}, {{2}}, ... by position, so add {{${missing}}} (Add Parameter)`,
+		);
+	}
+	return given.map((position) => listed[positionName(position)]?.value);
+}
+
+/** The template's ID and its ordered parameters, listed one by one or from one array. */
+export function readTemplate(context: IExecuteFunctions, itemIndex: number, names: TemplateFieldNames): TemplateChoice {
+	const rawId = context.getNodeParameter(names.templateId, itemIndex, '') as unknown;
+	if ((typeof rawId !== 'string' && typeof rawId !== 'number') || String(rawId).trim() === '') {
+		throw invalidInput(context, itemIndex, `${names.labelPrefix}Template ID`, rawId, 'expected the ID of an approved template');
+	}
+	const input = context.getNodeParameter(names.input, itemIndex, 'list') as string;
+	let values: unknown[];
+	if (input === 'array') {
+		const label = `${names.labelPrefix}Parameters (Array)`;
+		values = readArray(context, itemIndex, label, context.getNodeParameter(names.array, itemIndex, []));
+	} else {
+		values = readListedParameters(context, itemIndex, names);
+	}
+	return {
+		id: String(rawId).trim(),
+		parameters: values.map((value, index) => templateParameter(context, itemIndex, index + 1, value, names.labelPrefix)),
+	};
+}
