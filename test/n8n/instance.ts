@@ -358,17 +358,23 @@ export function wireCredentials(workflow: WorkflowJson, creds: StoredCredential[
 	return copy;
 }
 
-/** Finds the JSON document n8n printed after its log lines. */
+/**
+ * Finds the JSON document n8n printed among its log lines. Its task runner can log a line after
+ * the document ("Registered runner ..."), so the document ends at a closing bracket line, not
+ * necessarily at the end of the output.
+ */
 export function parseCliJson(stdout: string): any {
 	const lines = stdout.split('\n');
 	for (let i = 0; i < lines.length; i++) {
 		const t = lines[i].trimStart();
 		if (!(t.startsWith('{') || t.startsWith('['))) continue;
-		const candidate = lines.slice(i).join('\n').trim();
-		try {
-			return JSON.parse(candidate);
-		} catch {
-			// not the start of the document; keep looking
+		for (let end = lines.length - 1; end >= i; end--) {
+			if (end !== lines.length - 1 && !/^[}\]]\s*$/.test(lines[end])) continue;
+			try {
+				return JSON.parse(lines.slice(i, end + 1).join('\n').trim());
+			} catch {
+				// not the whole document; try a shorter one, then the next start
+			}
 		}
 	}
 	return undefined;
