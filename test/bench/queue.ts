@@ -175,7 +175,10 @@ export async function runQueueBench(o: {
 			const d = await deliveries(target, sandbox, cfg, o.recipients, `q${round}_${t0}_${setup.replace(/\W+/g, '')}`);
 			const items = await parallelItems(target, sandbox, cfg, o.recipients);
 			const problems = [...items.problems];
-			if (!d.nothingLost) problems.push(`deliveries: ${d.executions.success} of ${cfg.deliveries} executions succeeded`);
+			if (!d.nothingLost) {
+				const other = Object.entries(d.executions.other).map(([status, n]) => `${n} ${status}`);
+				problems.push(`deliveries: ${d.executions.success} of ${cfg.deliveries} executions succeeded (${d.executions.total} finished${other.length ? `: ${other.join(', ')}` : ''}), answers ${JSON.stringify(d.statuses)}`);
+			}
 			if (d.replies !== cfg.deliveries) problems.push(`deliveries: ${d.replies} replies sent, expected ${cfg.deliveries}`);
 			const run = { round, acceptedPerSecond: d.acceptedPerSecond, deliveriesPerSecond: d.processedPerSecond, itemsPerSecond: items.itemsPerSecond, problems };
 			runs.get(setup)!.push(run);
