@@ -89,8 +89,11 @@ export async function startQueueCluster(opts: QueueClusterOptions = {}): Promise
 		}
 	};
 	const logFiles = new Set<string>();
+	// One log per process and cluster: an earlier cluster's log is removed when a process of this
+	// one first uses the name (a restarted process appends to its own).
 	const logFile = (name: string) => {
 		const file = path.join(logDir, `${name}.log`);
+		if (!logFiles.has(file)) fs.rmSync(file, { force: true });
 		logFiles.add(file);
 		return file;
 	};
