@@ -35,8 +35,11 @@ export interface DemoN8n {
 export interface DemoOptions {
 	/** Preferred sandbox port (a free one if it is busy). */
 	sandboxPort: number;
-	/** Starts n8n once the sandbox is up (ports are the caller's business). */
-	startN8n(log: Log): Promise<DemoN8n>;
+	/**
+	 * Starts n8n once the sandbox is up (ports are the caller's business). Ctrl-C during the start
+	 * aborts `signal`: the start must then stop what it started and fail.
+	 */
+	startN8n(log: Log, signal: AbortSignal): Promise<DemoN8n>;
 	log?: Log;
 }
 
@@ -96,12 +99,17 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 	const t0 = Date.now();
 	let sandbox: Sandbox | undefined;
 	let n8n: DemoN8n | undefined;
+	let starting: Promise<DemoN8n> | undefined;
+	const cancelStart = new AbortController();
 	let stopping: Promise<void> | undefined;
 
 	const shutdown = (why: string) => {
 		if (!stopping) {
 			stopping = (async () => {
-				log(`\n[start] ${why}: stopping ${n8n?.stopsWhat ?? 'n8n'} and the sandbox ...`);
+				log(`\n[start] ${why}: stopping ${n8n?.stopsWhat ?? 'what was started'} and the sandbox ...`);
+				// A start still under way stops what it started, then fails.
+				cancelStart.abort();
+				await starting?.catch(() => undefined);
 				try {
 					await n8n?.stop();
 				} catch (err) {
@@ -143,7 +151,8 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 		log(`[start] sandbox seeded: ${sandboxData}`);
 
 		// 2. n8n, started by the caller; 3. credentials and examples.
-		n8n = await opts.startN8n(log);
+		starting = opts.startN8n(log, cancelStart.signal);
+		n8n = await starting;
 		const client = n8n.client;
 		const { webhookTarget, replyWorkflow } = await provision(client, sandbox, log);
 
@@ -185,6 +194,7 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 		];
 		log(lines.join('\n'));
 	} catch (err) {
+		if (cancelStart.signal.aborted) return; // Ctrl-C: the signal handler stops and exits
 		console.error('[start] failed:', err instanceof Error ? err.message : err);
 		await shutdown('error');
 		process.exit(1);

@@ -27,6 +27,7 @@ import {
 	runtimeEnv,
 	type Log,
 } from './runtime';
+import { throwIfAborted } from './processes';
 
 export const PACKAGE_NAME: string = JSON.parse(
 	fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8'),
@@ -83,6 +84,8 @@ export interface StartN8nOptions {
 	log?: Log;
 	/** Readiness timeout in ms (default 180 s). */
 	readyTimeoutMs?: number;
+	/** Aborting it while the process starts stops the process (Ctrl-C during a start). */
+	signal?: AbortSignal;
 }
 
 export interface CredentialInput {
@@ -533,6 +536,7 @@ export async function startN8nProcess(opts: StartN8nOptions = {}): Promise<N8nPr
 		// Ready: migrations done, server (or a worker's health server) listening.
 		const deadline = Date.now() + (opts.readyTimeoutMs ?? 180000);
 		for (;;) {
+			throwIfAborted(opts.signal, `${label} to start`);
 			if (exited) {
 				throw new Error(`${label} exited during start (${JSON.stringify(exited)}); log tail:\n${readTail()}`);
 			}

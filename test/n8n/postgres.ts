@@ -173,7 +173,7 @@ export async function pgQuery<T = Record<string, unknown>>(db: PostgresConnectio
  * authentication, durability off: a test cluster that is thrown away on stop), with the
  * database `n8n`.
  */
-export async function startPostgres(opts: { port: number; logFile: string; log?: Log }): Promise<PostgresServer> {
+export async function startPostgres(opts: { port: number; logFile: string; log?: Log; signal?: AbortSignal }): Promise<PostgresServer> {
 	const log = opts.log ?? console.log;
 	const info = await ensurePostgres(log);
 	const account = serverAccount();
@@ -234,7 +234,7 @@ export async function startPostgres(opts: { port: number; logFile: string; log?:
 			} catch {
 				return false;
 			}
-		});
+		}, 200, opts.signal);
 		await pgQuery(admin, `CREATE DATABASE ${N8N_DATABASE}`);
 	} catch (err) {
 		await stop();

@@ -25,6 +25,7 @@ import {
 	type StartN8nOptions,
 } from './instance';
 import { postgresEnv, startPostgres, type PostgresServer } from './postgres';
+import { throwIfAborted } from './processes';
 import { startProxy, type WebhookProxy } from './proxy';
 import { startRedis, type RedisServer } from './redis';
 import { ARTIFACTS_DIR, ensureRuntime, type Log } from './runtime';
@@ -43,6 +44,8 @@ export interface QueueClusterOptions {
 	/** Folder for every process's log (default .artifacts/queue). */
 	logDir?: string;
 	log?: Log;
+	/** Aborting it during the start stops whatever was started, and the start fails (Ctrl-C). */
+	signal?: AbortSignal;
 }
 
 export interface QueueCluster {
@@ -69,6 +72,17 @@ export interface QueueCluster {
 
 /** Paths the proxy pins to one webhook process when asked: n8n's production webhooks. */
 export const PINNED_WEBHOOK_PATHS = /^\/webhook\//;
+
+/**
+ * Waits until every start has settled (a failed one has cleaned up after itself), so that
+ * nothing is still starting when the caller stops the rest; then fails with the first failure.
+ */
+async function allStarted<T extends readonly unknown[]>(starts: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+	const results = await Promise.allSettled(starts as readonly Promise<unknown>[]);
+	const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+	if (failed) throw failed.reason;
+	return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
 
 export async function startQueueCluster(opts: QueueClusterOptions = {}): Promise<QueueCluster> {
 	const log = opts.log ?? ((line: string) => console.log(line));
@@ -100,17 +114,21 @@ export async function startQueueCluster(opts: QueueClusterOptions = {}): Promise
 
 	try {
 		const tarball = packPackage(path.join(ARTIFACTS_DIR, 'pack'));
-		const [postgres, redis, proxy] = await Promise.all([
-			startPostgres({ port: await freePort(), logFile: logFile('postgres'), log }),
-			startRedis({ port: await freePort(), logFile: logFile('redis'), log }),
-			startProxy({
-				port: opts.ports?.proxy ?? 0,
-				backends: [],
-				pinPaths: opts.pinWebhookPaths ? PINNED_WEBHOOK_PATHS : null,
-				log,
-			}),
-		]);
-		services.push(postgres, redis, { stop: () => proxy.close() });
+		const { signal } = opts;
+		const tracked = <T extends Stoppable>(layer: Stoppable[], started: Promise<T>) => started.then((item) => (layer.push(item), item));
+		const [postgres, redis, proxy] = await allStarted([
+			tracked(services, startPostgres({ port: await freePort(), logFile: logFile('postgres'), log, signal })),
+			tracked(services, startRedis({ port: await freePort(), logFile: logFile('redis'), log, signal })),
+			tracked(
+				services,
+				startProxy({
+					port: opts.ports?.proxy ?? 0,
+					backends: [],
+					pinPaths: opts.pinWebhookPaths ? PINNED_WEBHOOK_PATHS : null,
+					log,
+				}).then((p) => Object.assign(p, { stop: () => p.close() })),
+			),
+		] as const);
 		const servicesMs = Date.now() - t0;
 
 		const sharedEnv: Record<string, string> = {
@@ -134,13 +152,14 @@ export async function startQueueCluster(opts: QueueClusterOptions = {}): Promise
 			workerConcurrency: opts.workerConcurrency,
 			logFile: logFile(name),
 			log,
+			signal,
 			env: role === 'main' ? { ...sharedEnv, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } : sharedEnv,
 		});
 
 		// Main first: it runs the database migrations the other processes rely on.
 		const t1 = Date.now();
-		const main = await startN8n(processOptions('main', 'main', opts.ports?.main ?? (await freePort())));
-		mains.push(main);
+		const main = await tracked(mains, startN8n(processOptions('main', 'main', opts.ports?.main ?? (await freePort()))));
+		throwIfAborted(signal, 'the main process');
 		const mainMs = Date.now() - t1;
 
 		const t2 = Date.now();
@@ -148,24 +167,17 @@ export async function startQueueCluster(opts: QueueClusterOptions = {}): Promise
 		const webhooks: N8nProcess[] = [];
 		let workerNumber = 0;
 		const startWorker = async () => {
-			const worker = await startN8nProcess(processOptions('worker', `worker-${++workerNumber}`, await freePort()));
-			others.push(worker);
+			const worker = await tracked(others, startN8nProcess(processOptions('worker', `worker-${++workerNumber}`, await freePort())));
 			workers.push(worker);
 			return worker;
 		};
 		const webhookPorts = await Promise.all(Array.from({ length: opts.webhookProcesses ?? 2 }, () => freePort()));
 		const startWebhooks = () =>
-			Promise.all(
-				webhookPorts.map(async (port, i) => {
-					const process = await startN8nProcess(processOptions('webhook', `webhook-${i + 1}`, port));
-					others.push(process);
-					return process;
-				}),
-			);
-		const [, firstWebhooks] = await Promise.all([
-			Promise.all(Array.from({ length: opts.workers ?? 2 }, () => startWorker())),
+			allStarted(webhookPorts.map((port, i) => tracked(others, startN8nProcess(processOptions('webhook', `webhook-${i + 1}`, port)))));
+		const [, firstWebhooks] = await allStarted([
+			allStarted(Array.from({ length: opts.workers ?? 2 }, () => startWorker())),
 			startWebhooks(),
-		]);
+		] as const);
 		webhooks.push(...firstWebhooks);
 		proxy.setBackends(webhooks.map((w) => w.url));
 		const othersMs = Date.now() - t2;

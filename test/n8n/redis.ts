@@ -87,7 +87,7 @@ export interface RedisServer {
 }
 
 /** Starts redis-server on 127.0.0.1:`port`, in memory only (no RDB/AOF files). */
-export async function startRedis(opts: { port: number; logFile: string; log?: Log }): Promise<RedisServer> {
+export async function startRedis(opts: { port: number; logFile: string; log?: Log; signal?: AbortSignal }): Promise<RedisServer> {
 	const log = opts.log ?? console.log;
 	const { bin } = await ensureRedis(log);
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-redis-'));
@@ -114,7 +114,7 @@ export async function startRedis(opts: { port: number; logFile: string; log?: Lo
 		await waitFor(`redis on port ${opts.port}`, 15000, () => {
 			if (exited) throw new Error(`redis-server exited; see ${opts.logFile}`);
 			return fs.readFileSync(opts.logFile, 'utf8').includes('Ready to accept connections');
-		});
+		}, 200, opts.signal);
 	} catch (err) {
 		await stop();
 		throw err;

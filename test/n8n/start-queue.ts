@@ -28,7 +28,7 @@ async function portOrFree(port: number, what: string, log: Log): Promise<number>
 
 void runDemo({
 	sandboxPort: SANDBOX_PORT,
-	async startN8n(log) {
+	async startN8n(log, signal) {
 		const logDir = path.join(ARTIFACTS_DIR, 'queue');
 		const cluster = await startQueueCluster({
 			ports: {
@@ -38,6 +38,7 @@ void runDemo({
 			pinWebhookPaths: PIN,
 			logDir,
 			log,
+			signal,
 		});
 		const urls = (list: Array<{ url: string }>) => list.map((p) => p.url).join(', ');
 		const { postgres, redis, proxy, workers, webhooks, timings } = cluster;

@@ -22,8 +22,9 @@ const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 4010);
 
 void runDemo({
 	sandboxPort: SANDBOX_PORT,
-	async startN8n(log) {
+	async startN8n(log, signal) {
 		const n8n = await startN8n({
+			signal,
 			port: N8N_PORT,
 			userFolder: path.join(RUNTIME_DIR, 'user'),
 			logFile: path.join(PROJECT_ROOT, '.artifacts', 'n8n', 'npm-start.log'),
