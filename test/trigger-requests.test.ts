@@ -13,6 +13,13 @@ import {
 import { getPackage, hostTrigger, TRIGGER_NODE_TYPE, type HostedTrigger, type HostTriggerOptions } from './harness';
 import { buildAdditionalDataForTests } from './harness/additionalData';
 import { createCredentialsHelper } from './harness/run';
+import {
+	deliveryMemory,
+	MAX_REMEMBERED,
+	MAX_STORED,
+	STORED_MEMORY_KEY,
+	type StoredMemory,
+} from '../nodes/ChatAppMessagingTrigger/deliveryMemory';
 import { inbound, status } from './trigger-payloads';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -140,10 +147,16 @@ describe('unknown event types', () => {
 });
 
 describe('repeat memory bounds', () => {
+	/** Node static data holding these deliveries, recorded at the given times through the memory's own API. */
 	function seeded(entries: Array<[string, number]>): IDataObject {
-		return { [STATIC_KEY]: { deliveries: Object.fromEntries(entries.map(([key, at]) => [`k:${key}`, at])) } };
+		const nodeData: IDataObject = {};
+		const memory = deliveryMemory(nodeData, undefined);
+		for (const [key, at] of entries) memory.firstDelivery(key, at);
+		return { [STATIC_KEY]: nodeData };
 	}
 	const keyOf = (id: string) => `${id}|message.inbound|`;
+	const storedCount = (hosted: HostedTrigger) =>
+		((hosted.staticData()[STATIC_KEY] as IDataObject)[STORED_MEMORY_KEY] as StoredMemory).gens.reduce((sum, gen) => sum + gen.n, 0);
 
 	it('forgets events older than 48 hours', async () => {
 		const now = Date.now();
@@ -155,23 +168,23 @@ describe('repeat memory bounds', () => {
 		});
 		expect((await hosted.post({ ...inbound, message_id: 'msg_old' })).json).toMatchObject({ started: true });
 		expect((await hosted.post({ ...inbound, message_id: 'msg_recent' })).json).toMatchObject({ started: false });
-		const kept = (hosted.staticData()[STATIC_KEY] as IDataObject).deliveries as IDataObject;
-		expect(Object.keys(kept)).toEqual([`k:${keyOf('msg_recent')}`, `k:${keyOf('msg_old')}`]);
+		// msg_old is remembered again, from now
+		expect((await hosted.post({ ...inbound, message_id: 'msg_old' })).json).toMatchObject({ started: false });
 	});
 
-	it('keeps at most the last 5,000 events, dropping the oldest', async () => {
+	it(`keeps at least the last ${MAX_REMEMBERED} events and stores at most ${MAX_STORED}, dropping the oldest`, async () => {
 		const now = Date.now();
-		const entries: Array<[string, number]> = Array.from({ length: 5000 }, (_, i) => [keyOf(`msg_${i}`), now - HOUR_MS + i]);
+		const entries: Array<[string, number]> = Array.from({ length: MAX_STORED }, (_, i) => [keyOf(`msg_${i}`), now - HOUR_MS + i]);
 		const hosted = await host({ staticData: seeded(entries) });
 
 		expect((await hosted.post({ ...inbound, message_id: 'msg_new' })).json).toMatchObject({ started: true });
-		const kept = Object.keys((hosted.staticData()[STATIC_KEY] as IDataObject).deliveries as IDataObject);
-		expect(kept).toHaveLength(5000);
-		expect(kept[0]).toBe(`k:${keyOf('msg_1')}`);
-		expect(kept[4999]).toBe(`k:${keyOf('msg_new')}`);
-		// The dropped one starts again; a kept one is still a repeat.
+		expect(storedCount(hosted)).toBeLessThanOrEqual(MAX_STORED);
+		// The oldest generation was dropped: its events start again; the last 5,000 are still repeats.
 		expect((await hosted.post({ ...inbound, message_id: 'msg_0' })).json).toMatchObject({ started: true });
-		expect((await hosted.post({ ...inbound, message_id: 'msg_4999' })).json).toMatchObject({ started: false });
+		const lastKept = MAX_STORED - MAX_REMEMBERED;
+		expect((await hosted.post({ ...inbound, message_id: `msg_${lastKept}` })).json).toMatchObject({ started: false });
+		expect((await hosted.post({ ...inbound, message_id: `msg_${MAX_STORED - 1}` })).json).toMatchObject({ started: false });
+		expect(storedCount(hosted)).toBeLessThanOrEqual(MAX_STORED);
 	});
 
 	it('a message id such as "__proto__" is remembered like any other', async () => {

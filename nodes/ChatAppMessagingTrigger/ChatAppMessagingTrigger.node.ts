@@ -12,7 +12,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { checkBasicAuthCredential, checkCaller, checkHeaderAuthCredential } from './authentication';
-import { processMemoryOf, rememberFirstDelivery } from './deliveryMemory';
+import { deliveryMemory } from './deliveryMemory';
 import {
 	bodySize,
 	checkEvent,
@@ -184,21 +184,23 @@ export class ChatAppMessagingTrigger implements INodeType {
 
 		const ignoreRepeats = this.getNodeParameter('ignoreRepeatedDeliveries', true) as boolean;
 		if (ignoreRepeats && typeof event.message_id === 'string') {
-			const key = deliveryKey(event, eventType);
-			// Both memories record the key; either one having seen it makes this a repeat.
-			const inProcess = processMemoryOf(this.getWorkflow().id, this.getNode().name);
-			const firstInProcess = inProcess ? rememberFirstDelivery(inProcess, key) : true;
-			const first = rememberFirstDelivery(this.getWorkflowStaticData('node'), key) && firstInProcess;
-			if (!first) return acknowledgeOnly(eventType, 'Repeated delivery of an event that already started the workflow');
+			const memory = deliveryMemory(this.getWorkflowStaticData('node'), {
+				workflowId: this.getWorkflow().id,
+				nodeName: this.getNode().name,
+			});
+			if (!memory.firstDelivery(deliveryKey(event, eventType))) {
+				return acknowledgeOnly(eventType, 'Repeated delivery of an event that already started the workflow');
+			}
 		}
 
 		const output: IDataObject =
 			eventType === INBOUND_EVENT
 				? { ...event, window_open_until: windowOpenUntil(event.timestamp as string) }
 				: { ...event };
-		return {
-			workflowData: [this.helpers.returnJsonArray(output)],
-			webhookResponse: { received: true, started: true, event_type: eventType },
-		};
+		// The node answers the call itself: n8n then saves the static data (the repeat memory)
+		// as it answers, before it starts the execution. Left to n8n, the answer and the save
+		// come after the start, which resets n8n's "changed" mark, and the memory was lost.
+		const answered = reply(this, 200, { received: true, started: true, event_type: eventType });
+		return { ...answered, workflowData: [this.helpers.returnJsonArray(output)] };
 	}
 }

@@ -70,7 +70,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'ignoreRepeatedDeliveries',
 		type: 'boolean',
 		default: true,
-		description: `Whether to start the workflow only once for the same message ID, event type and status. The service may deliver an event more than once; the last ${MAX_REMEMBERED.toLocaleString('en-US')} events of the past 48 hours are remembered.`,
+		description: `Whether to start the workflow only once for the same message ID, event type and status: the service may deliver an event more than once. The last ${MAX_REMEMBERED.toLocaleString('en-US')} events of the past 48 hours are remembered, in the n8n process and in the workflow's static data. Caught: every repeat that reaches the n8n process that took the first copy, and repeats after n8n restarts. In queue mode with several webhook processes, copies that reach two processes at about the same time can both start the workflow (measured with 2 processes: 9 of 10 events sent twice at once, 49 of 50 at 10 in flight), and right after a burst a process's last events can be missing from static data until its next call (7 of 50 started again after a restart). Pin this trigger's URL to one webhook process at the load balancer (for example nginx "hash $request_uri consistent") to catch every repeat while n8n runs, or make the workflow's first step idempotent. See the README, Scale-out.`,
 	},
 	{
 		displayName: 'Options',

@@ -1,4 +1,5 @@
 /** The bench's result shape and its two renderings: a console table and results.md. */
+import type { QueueBenchResult } from './queue';
 
 export interface Row {
 	key: string;
@@ -70,6 +71,7 @@ export interface BenchResults {
 		ratios: { triggerOverWebhook: number; triggerNoDedupeOverWebhook: number };
 	};
 	sandbox?: Record<string, { requestsPerSecond: number; p50Ms: number; p99Ms: number; allOk: boolean }>;
+	queue?: QueueBenchResult;
 	targets: Array<{ name: string; value: number; met: boolean }>;
 	notes: string[];
 	durationSeconds?: number;
@@ -127,6 +129,21 @@ function webhookTable(w: NonNullable<BenchResults['webhooks']>): string {
 	);
 }
 
+function queueTable(q: QueueBenchResult): string {
+	return mdTable(
+		['n8n set-up', 'Deliveries accepted/s', 'Deliveries/s (replied)', 'Items/s', 'vs single mode (deliveries, items)', 'Checked'],
+		q.rows.map((row, i) => [
+			row.setup,
+			n1(row.acceptedPerSecond),
+			`**${n1(row.deliveriesPerSecond)}**`,
+			`**${n0(row.itemsPerSecond)}**`,
+			i === 0 ? '1.00, 1.00' : `${n2(q.ratios[row.setup]?.deliveries)}, ${n2(q.ratios[row.setup]?.items)}`,
+			row.allValid ? 'every delivery replied once; every item sent once, 200' : `**${row.problems.join('; ')}**`,
+		]),
+		['---', '---:', '---:', '---:', '---:', '---'],
+	);
+}
+
 export function renderMarkdown(r: BenchResults): string {
 	const out: string[] = [];
 	out.push('# Benchmark: this package vs n8n\'s HTTP Request and Webhook nodes', '');
@@ -157,6 +174,20 @@ export function renderMarkdown(r: BenchResults): string {
 		out.push(
 			`Ratio accepted/s: this trigger (defaults) / Webhook node = **${n2(r.webhooks.ratios.triggerOverWebhook)}**` +
 				(Number.isFinite(r.webhooks.ratios.triggerNoDedupeOverWebhook) ? `; with Ignore Repeated Deliveries off = ${n2(r.webhooks.ratios.triggerNoDedupeOverWebhook)}.` : '.'),
+			'',
+		);
+	}
+	if (r.queue) {
+		const q = r.queue.config;
+		out.push(
+			`## Queue mode: ${q.deliveries} deliveries at ${q.concurrency} in flight (each replied to with one Send Text), ` +
+				`${q.items.toLocaleString('en-US')} items in ${q.parallel} executions started together`,
+			'',
+		);
+		out.push(queueTable(r.queue), '');
+		out.push(
+			`Queue mode: PostgreSQL 17, Redis, main, 2 webhook processes behind the balancer, workers at concurrency 10 (cluster started in ${r.queue.clusterStartSeconds} s). ` +
+				'Deliveries/s = deliveries / (first request → last execution stopped); items/s likewise over all the item executions.',
 			'',
 		);
 	}
@@ -218,6 +249,14 @@ export function renderTable(r: BenchResults): string {
 			);
 		}
 		lines.push(`  a/b (trigger/Webhook node) ${n2(w.ratios.triggerOverWebhook)}` + (Number.isFinite(w.ratios.triggerNoDedupeOverWebhook) ? `   without de-duplication ${n2(w.ratios.triggerNoDedupeOverWebhook)}` : ''));
+	}
+	if (r.queue) {
+		const q = r.queue;
+		lines.push('', `Queue mode vs single mode: ${q.config.deliveries} replied deliveries at ${q.config.concurrency} in flight; ${q.config.items} items in ${q.config.parallel} executions`);
+		lines.push(`  ${pad('set-up', 24)} ${lpad('accepted/s', 10)} ${lpad('deliveries/s', 12)} ${lpad('items/s', 8)}  check`);
+		for (const row of q.rows) {
+			lines.push(`  ${pad(row.setup, 24)} ${lpad(n1(row.acceptedPerSecond), 10)} ${lpad(n1(row.deliveriesPerSecond), 12)} ${lpad(n0(row.itemsPerSecond), 8)}  ${row.allValid ? 'ok' : 'INVALID'}`);
+		}
 	}
 	if (r.sandbox) {
 		lines.push('', 'Sandbox alone (plain client):');

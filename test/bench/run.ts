@@ -14,21 +14,31 @@
  * medians over the rounds. Settings: flags or environment (see CONFIG below / --help).
  * Writes .artifacts/bench/results.json and results.md.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 
-import { SandboxClient } from '../sandbox/client';
 import { CREDENTIAL_TYPES, freePort, startN8n, type N8nInstance, type StoredCredential } from '../n8n/instance';
 import { ARTIFACTS_DIR, N8N_VERSION, NODE_VERSION, ensureRuntime } from '../n8n/runtime';
-import { runLoad, type LoadResult } from './load';
-import { MemorySampler, type MemoryPeak } from './memory';
+import type { LoadResult } from './load';
+import {
+	median,
+	messageItems,
+	rotate,
+	runN8nSend,
+	runPlainSend,
+	runWebhook,
+	startSandboxProcess,
+	type SendRun,
+	type SendVariant,
+	type WebhookRun,
+	type WebhookVariant,
+} from './measure';
+import type { MemoryPeak } from './memory';
+import { runQueueBench } from './queue';
 import { measureSecretTiming } from './secretTiming';
 import { renderMarkdown, renderTable, type BenchResults, type Row } from './report';
 import {
-	NODE_UNDER_TEST,
 	httpRequestSendWorkflow,
 	packageSendWorkflow,
 	triggerWorkflow,
@@ -46,6 +56,10 @@ interface Config {
 	rounds: number;
 	concurrency: number;
 	webhookConcurrency: number;
+	/** Deliveries per queue-mode run (part "queue"). */
+	queueDeliveries: number;
+	/** Executions the items are split over in the queue-mode part. */
+	queueParallel: number;
 	recipients: number;
 	only: Set<string>;
 	/** Webhook receivers to run (keys), all by default: for profiling one at a time. */
@@ -63,7 +77,10 @@ const HELP = `npm run bench [-- options]    (each option also as an environment 
   --concurrency=C           BENCH_CONCURRENCY          requests in flight for the plain loop, and the
                                                        node's default it is compared with (10)
   --webhook-concurrency=W   BENCH_WEBHOOK_CONCURRENCY  deliveries in flight (20)
-  --only=sends,timeline,webhooks,sandbox,secrets  BENCH_ONLY   parts to run (all)
+  --queue-deliveries=Q      BENCH_QUEUE_DELIVERIES     deliveries per run in the queue part (400)
+  --queue-parallel=P        BENCH_QUEUE_PARALLEL       executions the items are split over there (4)
+  --only=sends,timeline,webhooks,sandbox,secrets,queue  BENCH_ONLY  parts to run (all; queue: single
+                                                       mode vs queue mode with 2 and 1 workers, ~10 min)
   --webhook-variants=trigger,webhook,triggerNoDedupe   BENCH_WEBHOOK_VARIANTS
                                                        receivers to run (trigger,webhook)
   --expression-engine=E     BENCH_EXPRESSION_ENGINE    n8n's N8N_EXPRESSION_ENGINE (vm, legacy; default:
@@ -89,12 +106,12 @@ function readConfig(argv: string[]): Config {
 		if (!Number.isInteger(n) || n < min) throw new Error(`--${flag} / ${env} must be a whole number >= ${min}, got "${raw}"`);
 		return n;
 	};
-	const only = pick('only', 'BENCH_ONLY', 'sends,timeline,webhooks,sandbox,secrets')
+	const only = pick('only', 'BENCH_ONLY', 'sends,timeline,webhooks,sandbox,secrets,queue')
 		.split(',')
 		.map((s) => s.trim())
 		.filter(Boolean);
 	for (const part of only) {
-		if (!['sends', 'timeline', 'webhooks', 'sandbox', 'secrets'].includes(part)) throw new Error(`--only: unknown part "${part}"`);
+		if (!['sends', 'timeline', 'webhooks', 'sandbox', 'secrets', 'queue'].includes(part)) throw new Error(`--only: unknown part "${part}"`);
 	}
 	return {
 		items: int('items', 'BENCH_ITEMS', 2000),
@@ -102,6 +119,8 @@ function readConfig(argv: string[]): Config {
 		rounds: int('rounds', 'BENCH_ROUNDS', 3),
 		concurrency: int('concurrency', 'BENCH_CONCURRENCY', 10),
 		webhookConcurrency: int('webhook-concurrency', 'BENCH_WEBHOOK_CONCURRENCY', 20),
+		queueDeliveries: int('queue-deliveries', 'BENCH_QUEUE_DELIVERIES', 400),
+		queueParallel: int('queue-parallel', 'BENCH_QUEUE_PARALLEL', 4),
 		recipients: 50,
 		only: new Set(only),
 		webhookVariants: new Set(pick('webhook-variants', 'BENCH_WEBHOOK_VARIANTS', 'trigger,webhook').split(',')),
@@ -111,301 +130,8 @@ function readConfig(argv: string[]): Config {
 	};
 }
 
-// ---------------------------------------------------------------------------------------------
-// Small helpers
-
 const log = (line: string) => process.stderr.write(line + '\n');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export function median(values: number[]): number {
-	const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-	if (v.length === 0) return NaN;
-	const mid = Math.floor(v.length / 2);
-	return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-}
-
-function rotate<T>(list: T[], by: number): T[] {
-	const k = by % list.length;
-	return [...list.slice(k), ...list.slice(0, k)];
-}
-
-interface SandboxProcess {
-	url: string;
-	timelineKey: string;
-	messagingKey: string;
-	client: SandboxClient;
-	pid: number;
-	stop(): Promise<void>;
-}
-
-async function startSandboxProcess(): Promise<SandboxProcess> {
-	const child: ChildProcess = fork(path.join(__dirname, 'sandbox-process.ts'), [], {
-		// tsx's loader by path, so it resolves whatever the working directory is.
-		execArgv: ['--import', pathToFileURL(require.resolve('tsx')).href],
-		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-	});
-	const info = await new Promise<{ url: string; timelineKey: string; messagingKey: string }>((resolve, reject) => {
-		child.once('message', (m) => resolve(m as never));
-		child.once('exit', (code) => reject(new Error(`the sandbox process exited (${code}) before listening`)));
-	});
-	const exited = new Promise<void>((r) => child.once('exit', () => r()));
-	return {
-		...info,
-		client: new SandboxClient(info.url),
-		pid: child.pid!,
-		stop: async () => {
-			if (child.exitCode !== null) return;
-			child.send('close');
-			await Promise.race([exited, sleep(5000)]);
-			if (child.exitCode === null) child.kill('SIGKILL');
-		},
-	};
-}
-
-// ---------------------------------------------------------------------------------------------
-// n8n executions through the public API
-
-interface ExecutionSummary {
-	id: string;
-	status?: string;
-	finished?: boolean;
-	startedAt?: string;
-	stoppedAt?: string;
-}
-
-/** Executions of a workflow newer than `afterId`, newest first (all pages). */
-async function executionsAfter(n8n: N8nInstance, workflowId: string, afterId: number): Promise<ExecutionSummary[]> {
-	const out: ExecutionSummary[] = [];
-	let cursor: string | undefined;
-	for (;;) {
-		const q = new URLSearchParams({ workflowId, limit: '250' });
-		if (cursor) q.set('cursor', cursor);
-		const res = await n8n.api('GET', `/executions?${q}`);
-		const page: ExecutionSummary[] = res.body.data ?? [];
-		for (const e of page) {
-			if (Number(e.id) <= afterId) return out;
-			out.push(e);
-		}
-		cursor = res.body.nextCursor ?? undefined;
-		if (!cursor || page.length === 0) return out;
-	}
-}
-
-async function newestExecutionId(n8n: N8nInstance, workflowId: string): Promise<number> {
-	const res = await n8n.api('GET', `/executions?${new URLSearchParams({ workflowId, limit: '1' })}`);
-	return Number(res.body.data?.[0]?.id ?? 0);
-}
-
-const isDone = (e: ExecutionSummary) => Boolean(e.stoppedAt) && e.status !== 'running' && e.status !== 'new';
-
-// ---------------------------------------------------------------------------------------------
-// Sends
-
-interface SendVariant {
-	key: string;
-	label: string;
-	/** What "concurrency" means for this variant, as the table shows it. */
-	inFlight: string;
-	kind: 'n8n' | 'plain';
-	workflowId?: string;
-	url?: string;
-	plainConcurrency?: number;
-}
-
-interface SendRun {
-	round: number;
-	itemsPerSecond: number;
-	/** The node's own execution time (n8n runData executionTime), or the loop's wall time. */
-	ms: number;
-	/** Whole execution (startedAt -> stoppedAt), n8n variants only. */
-	executionMs?: number;
-	outputItems: number;
-	sandboxReceived: number;
-	sandboxOk: number;
-	valid: boolean;
-	problem?: string;
-	memory?: MemoryPeak;
-}
-
-function messageItems(n: number, recipients: string[]): Array<{ to: string; text: string }> {
-	return Array.from({ length: n }, (_, i) => ({
-		to: recipients[i % recipients.length],
-		text: `Bench message ${i + 1}: your order is on its way.`,
-	}));
-}
-
-async function runN8nSend(
-	n8n: N8nInstance,
-	sandbox: SandboxProcess,
-	variant: SendVariant,
-	items: object[],
-	apiPath: string,
-	round: number,
-): Promise<SendRun> {
-	await sandbox.client.clearRequests();
-	const before = await newestExecutionId(n8n, variant.workflowId!);
-	const sampler = new MemorySampler(n8n.pid).start();
-	const res = await fetch(variant.url!, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ items }),
-	});
-	await res.text();
-	let exec: ExecutionSummary | undefined;
-	for (let i = 0; i < 600 && !exec; i++) {
-		exec = (await executionsAfter(n8n, variant.workflowId!, before)).find(isDone);
-		if (!exec) await sleep(100);
-	}
-	const memory = sampler.stop();
-	if (!exec) throw new Error(`${variant.label}: no finished execution after the webhook call (HTTP ${res.status})`);
-	const full = (await n8n.api('GET', `/executions/${exec.id}?includeData=true`)).body;
-	const nodeRun = full.data?.resultData?.runData?.[NODE_UNDER_TEST]?.[0];
-	const outputItems: number = nodeRun?.data?.main?.[0]?.length ?? 0;
-	const ms: number = nodeRun?.executionTime ?? NaN;
-	const received = await sandbox.client.requests({ method: 'POST', path: apiPath });
-	const ok = received.filter((r) => r.responseStatus === 200).length;
-	const problems: string[] = [];
-	if (full.status !== 'success') problems.push(`execution ${exec.id} ended "${full.status}"`);
-	if (nodeRun?.error) problems.push(`node error: ${nodeRun.error.message}`);
-	if (outputItems !== items.length) problems.push(`${outputItems} output items, expected ${items.length}`);
-	if (received.length !== items.length || ok !== items.length) {
-		problems.push(`sandbox received ${received.length} requests (${ok} answered 200), expected ${items.length}`);
-	}
-	return {
-		round,
-		itemsPerSecond: (items.length / ms) * 1000,
-		ms,
-		executionMs: Date.parse(full.stoppedAt) - Date.parse(full.startedAt),
-		outputItems,
-		sandboxReceived: received.length,
-		sandboxOk: ok,
-		valid: problems.length === 0,
-		problem: problems.join('; ') || undefined,
-		memory,
-	};
-}
-
-async function runPlainSend(
-	sandbox: SandboxProcess,
-	concurrency: number,
-	items: object[],
-	apiPath: string,
-	key: string,
-	body: (item: any) => object,
-	round: number,
-): Promise<SendRun & { load: LoadResult }> {
-	await sandbox.client.clearRequests();
-	const load = await runLoad(items.length, concurrency, (i) => ({
-		method: 'POST',
-		url: `${sandbox.url}${apiPath}`,
-		headers: { authorization: `Bearer ${key}` },
-		body: body(items[i]),
-	}));
-	const received = await sandbox.client.requests({ method: 'POST', path: apiPath });
-	const ok = received.filter((r) => r.responseStatus === 200).length;
-	const valid = load.ok === items.length && ok === items.length;
-	return {
-		round,
-		itemsPerSecond: load.perSecond,
-		ms: load.wallMs,
-		outputItems: load.ok,
-		sandboxReceived: received.length,
-		sandboxOk: ok,
-		valid,
-		problem: valid ? undefined : `statuses ${JSON.stringify(load.statuses)} ${load.errors.join('; ')}`,
-		load,
-	};
-}
-
-// ---------------------------------------------------------------------------------------------
-// Webhooks
-
-interface WebhookVariant {
-	key: string;
-	label: string;
-	workflowId: string;
-	url: string;
-}
-
-interface WebhookRun {
-	round: number;
-	acceptedPerSecond: number;
-	p50Ms: number;
-	p99Ms: number;
-	accepted: number;
-	statuses: Record<string, number>;
-	executions: { total: number; success: number; other: Record<string, number> };
-	/** First request sent -> last execution stopped. */
-	processedPerSecond: number;
-	nothingLost: boolean;
-	memory: MemoryPeak;
-}
-
-function statusPayload(id: string, i: number): object {
-	return {
-		event_type: 'message.status',
-		message_id: id,
-		conversation_id: `conv_bench_${i % 50}`,
-		channel: 'chatapp',
-		to: `+1415555${String(1000 + (i % 50)).padStart(4, '0')}`,
-		status: 'delivered',
-		timestamp: new Date().toISOString(),
-	};
-}
-
-async function runWebhook(
-	n8n: N8nInstance,
-	variant: WebhookVariant,
-	count: number,
-	concurrency: number,
-	round: number,
-	tag: string,
-): Promise<WebhookRun> {
-	const before = await newestExecutionId(n8n, variant.workflowId);
-	const sampler = new MemorySampler(n8n.pid).start();
-	const t0 = Date.now();
-	const load = await runLoad(count, concurrency, (i) => ({
-		method: 'POST',
-		url: variant.url,
-		body: statusPayload(`msg_bench_${tag}_${variant.key}_${i}`, i),
-	}));
-	// Every accepted delivery must become a finished execution; wait until none is missing
-	// (or nothing changes for 20 s).
-	let list: ExecutionSummary[] = [];
-	let lastCount = -1;
-	let lastChange = Date.now();
-	for (;;) {
-		list = await executionsAfter(n8n, variant.workflowId, before);
-		const done = list.filter(isDone).length;
-		if (done >= count) break;
-		if (done !== lastCount) {
-			lastCount = done;
-			lastChange = Date.now();
-		} else if (Date.now() - lastChange > 20000) break;
-		await sleep(250);
-	}
-	const memory = sampler.stop();
-	const other: Record<string, number> = {};
-	let success = 0;
-	let lastStop = 0;
-	for (const e of list) {
-		if (e.status === 'success') success++;
-		else other[e.status ?? 'unknown'] = (other[e.status ?? 'unknown'] ?? 0) + 1;
-		if (e.stoppedAt) lastStop = Math.max(lastStop, Date.parse(e.stoppedAt));
-	}
-	return {
-		round,
-		acceptedPerSecond: (load.ok / load.wallMs) * 1000,
-		p50Ms: load.latencyMs.p50,
-		p99Ms: load.latencyMs.p99,
-		accepted: load.ok,
-		statuses: load.statuses,
-		executions: { total: list.length, success, other },
-		processedPerSecond: lastStop > t0 ? (count / (lastStop - t0)) * 1000 : NaN,
-		nothingLost: load.ok === count && success === count && list.length === count,
-		memory,
-	};
-}
 
 // ---------------------------------------------------------------------------------------------
 // Machine
@@ -747,6 +473,25 @@ async function main(): Promise<void> {
 					triggerNoDedupeOverWebhook: by('triggerNoDedupe').acceptedPerSecond / by('webhook').acceptedPerSecond,
 				},
 			};
+		}
+
+		// ---- queue mode: the same workloads in single mode and queue mode, side by side ------
+		if (cfg.only.has('queue')) {
+			results.queue = await runQueueBench({
+				single: n8n,
+				sandbox,
+				recipients,
+				openWindows,
+				cfg: {
+					deliveries: cfg.queueDeliveries,
+					concurrency: cfg.webhookConcurrency,
+					items: cfg.items,
+					parallel: cfg.queueParallel,
+					rounds: cfg.rounds,
+				},
+				outDir: cfg.outDir,
+				log,
+			});
 		}
 
 		// ---- targets --------------------------------------------------------------------

@@ -182,3 +182,28 @@ export function webhookNodeWorkflow(name: string, path: string): WorkflowJson {
 		settings: { executionOrder: 'v1' },
 	};
 }
+
+/**
+ * This package's trigger (inbound messages, no auth, repeats ignored) replying through the
+ * action node: one Send Text per delivery, the shape of the inbound-reply example.
+ */
+export function triggerReplyWorkflow(name: string, credential: StoredCredential): WorkflowJson {
+	const trigger = triggerWorkflow(name, true);
+	Object.assign(trigger.nodes[0].parameters, { events: ['message.inbound'] });
+	return {
+		...trigger,
+		nodes: [
+			...trigger.nodes,
+			{
+				id: randomUUID(),
+				name: NODE_UNDER_TEST,
+				type: NODE_TYPES.action,
+				typeVersion: nodeVersions().action,
+				position: [220, 0],
+				parameters: { resource: 'message', operation: 'sendText', to: '={{ $json.from }}', text: 'Thanks, we got your message.', requestOptions: {} },
+				credentials: { [credential.type]: { id: credential.id, name: credential.name } },
+			},
+		],
+		connections: { Trigger: { main: [[{ node: NODE_UNDER_TEST, type: 'main', index: 0 }]] } },
+	};
+}

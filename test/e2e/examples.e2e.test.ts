@@ -5,7 +5,7 @@
  * runs a Schedule Trigger workflow once, as "Execute workflow" in the editor does); the two
  * trigger examples are covered through their production webhooks in webhooks.e2e.test.ts.
  */
-import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData } from '../n8n/examples';
+import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData, SESSION_REQUESTS } from '../n8n/examples';
 import { NODE_TYPES, wireCredentials, type WorkflowJson } from '../n8n/instance';
 import { cliNodeOutput, creds, n8n, sandbox } from './support';
 
@@ -139,14 +139,7 @@ describe('example workflows in real n8n', () => {
 	test('timeline session: set-anchor, pause-time, travel, fast-forward, resume-time, then travels with the anchor_id, in that order', async () => {
 		const { data } = await execute(EXAMPLE_FILES.session);
 		const reqs = (await sandbox.requests()).filter((r) => r.path.startsWith('/v1/'));
-		expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual([
-			'POST /v1/set-anchor',
-			'POST /v1/pause-time',
-			'POST /v1/travel',
-			'POST /v1/fast-forward',
-			'POST /v1/resume-time',
-			'POST /v1/travels',
-		]);
+		expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual(SESSION_REQUESTS);
 		expect(reqs.every((r) => r.responseStatus && r.responseStatus < 300)).toBe(true);
 		// an empty Timestamp anchors the moment the node ran
 		expect(reqs[0].body).toEqual({ description: 'Home, before the trip', timestamp: expect.any(String) });

@@ -64,12 +64,7 @@ export async function waitForSettledExecutions(workflowId: string, settleMs: num
 	);
 }
 
-/** The JSON of the items a node output in an execution (public API `includeData`). */
-export function nodeOutput(execution: any, nodeName: string): any[] {
-	const runs = execution?.data?.resultData?.runData?.[nodeName];
-	if (!runs) return [];
-	return (runs[0]?.data?.main?.[0] ?? []).map((i: any) => i.json);
-}
+export { nodeOutput } from '../n8n/runData';
 
 /** The same, from the run data `n8n execute --rawOutput` printed. */
 export function cliNodeOutput(data: any, nodeName: string): any[] {

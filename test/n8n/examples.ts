@@ -47,6 +47,16 @@ export const EXAMPLE_FILES = {
 	session: '05-timeline-session.json',
 } as const;
 
+/** The requests the timeline-session example makes, in order. */
+export const SESSION_REQUESTS = [
+	'POST /v1/set-anchor',
+	'POST /v1/pause-time',
+	'POST /v1/travel',
+	'POST /v1/fast-forward',
+	'POST /v1/resume-time',
+	'POST /v1/travels',
+] as const;
+
 export function readExample(file: string): WorkflowJson {
 	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
 }

@@ -28,6 +28,7 @@ import {
 	type Log,
 	type N8nRuntime,
 } from './runtime';
+import { throwIfAborted } from './processes';
 
 export const PACKAGE_NAME: string = JSON.parse(
 	fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8'),
@@ -55,8 +56,15 @@ const API_KEY_LABEL = 'timeline-navigation-tests';
 /** n8n binds the session cookie to this header's value. */
 const BROWSER_ID = 'timeline-navigation-tests-browser';
 
+/** n8n's process roles: `n8n start`, and in queue mode `n8n worker` and `n8n webhook`. */
+export type N8nRole = 'main' | 'worker' | 'webhook';
+
 export interface StartN8nOptions {
-	/** Port of the editor, REST and webhooks (default 5678). */
+	/** Which process (default main). */
+	role?: N8nRole;
+	/** Jobs a worker runs at the same time (`--concurrency`, default 10). */
+	workerConcurrency?: number;
+	/** Port of the editor, REST and webhooks; a worker's health-check port (default 5678). */
 	port?: number;
 	/** Persistent user folder (n8n writes `<userFolder>/.n8n`); default: a fresh temp folder. */
 	userFolder?: string;
@@ -81,6 +89,8 @@ export interface StartN8nOptions {
 	runtime?: N8nRuntime;
 	/** Create a public API key (default true; n8n 1.x in its test mode has no public API). */
 	publicApiKey?: boolean;
+	/** Aborting it while the process starts stops the process (Ctrl-C during a start). */
+	signal?: AbortSignal;
 }
 
 export interface CredentialInput {
@@ -133,7 +143,7 @@ export interface N8nConnectionInfo {
 
 /** A client for a running instance: from startN8n, or rebuilt from its info by connectN8n. */
 export interface N8nClient extends N8nConnectionInfo {
-	/** Production webhook base: `${url}/webhook` */
+	/** Production webhook base: `${N8N_WEBHOOK_URL or url}/webhook` */
 	webhookBaseUrl: string;
 	/** Environment the server runs with (also used for CLI commands). */
 	env: NodeJS.ProcessEnv;
@@ -159,6 +169,24 @@ export interface N8nClient extends N8nConnectionInfo {
 	logs(): string;
 	/** The JSON-serialisable part, for connectN8n in another process. */
 	info(): N8nConnectionInfo;
+}
+
+/** One running n8n process of any role. */
+export interface N8nProcess {
+	role: N8nRole;
+	/** http://127.0.0.1:<port>: the process's own HTTP server (a worker's is its health check). */
+	url: string;
+	port: number;
+	pid: number;
+	userFolder: string;
+	logFile: string;
+	env: NodeJS.ProcessEnv;
+	/** Milliseconds from spawn to ready. */
+	readyMs: number;
+	/** Its log so far. */
+	logs(): string;
+	/** SIGTERM, wait, then clear its process group (task runner); removes a temp user folder. */
+	stop(): Promise<void>;
 }
 
 export interface N8nInstance extends N8nClient {
@@ -343,21 +371,21 @@ export function wireCredentials(workflow: WorkflowJson, creds: StoredCredential[
 }
 
 /**
- * Finds the JSON document n8n printed among its log lines: before it, and sometimes after it
- * (on a busy machine the task runner's "Registered runner" line can come last).
+ * Finds the JSON document n8n printed among its log lines. Its task runner can log a line after
+ * the document ("Registered runner ..."), so the document ends at a closing bracket line, not
+ * necessarily at the end of the output.
  */
 export function parseCliJson(stdout: string): any {
 	const lines = stdout.split('\n');
-	// where a document can end: a line that is only a closing brace or bracket
-	const ends = lines.flatMap((line, i) => (/^[}\]]\s*$/.test(line) ? [i + 1] : [])).reverse();
 	for (let i = 0; i < lines.length; i++) {
 		const t = lines[i].trimStart();
 		if (!(t.startsWith('{') || t.startsWith('['))) continue;
-		for (const end of [lines.length, ...ends.filter((e) => e > i)]) {
+		for (let end = lines.length - 1; end >= i; end--) {
+			if (end !== lines.length - 1 && !/^[}\]]\s*$/.test(lines[end])) continue;
 			try {
-				return JSON.parse(lines.slice(i, end).join('\n'));
+				return JSON.parse(lines.slice(i, end + 1).join('\n').trim());
 			} catch {
-				// not this span; keep looking
+				// not the whole document; try a shorter one, then the next start
 			}
 		}
 	}
@@ -366,11 +394,27 @@ export function parseCliJson(stdout: string): any {
 
 // ---------------------------------------------------------------------------------------------
 
-export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance> {
+/** Health-check URL per role: main and webhook processes serve it on their port, workers on their health port. */
+function readinessUrl(port: number): string {
+	return `http://127.0.0.1:${port}/healthz/readiness`;
+}
+
+const COMMANDS: Record<N8nRole, (o: StartN8nOptions) => string[]> = {
+	main: () => ['start'],
+	worker: (o) => ['worker', `--concurrency=${o.workerConcurrency ?? 10}`],
+	webhook: () => ['webhook'],
+};
+
+/**
+ * Starts one n8n process of any role with the package installed in its user folder, and waits
+ * until it is ready. The main process's owner and API key are set up by startN8n.
+ */
+export async function startN8nProcess(opts: StartN8nOptions = {}): Promise<N8nProcess> {
 	const log = opts.log ?? ((line: string) => console.log(line));
 	const runtime = opts.runtime ?? N8N_2;
 	await ensureRuntime({ log, runtime });
 
+	const role = opts.role ?? 'main';
 	const port = opts.port ?? 5678;
 	const killed = opts.userFolder ? killLeftover(opts.userFolder, log) : false;
 	for (let i = 0; killed && i < 40 && !(await portIsFree(port)); i++) await sleep(250);
@@ -382,10 +426,9 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 		? undefined
 		: (opts.packageTarball ?? packPackage(path.join(ARTIFACTS_DIR, 'pack')));
 	const tempFolder = !opts.userFolder;
-	const userFolder = opts.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
+	const userFolder = opts.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), `n8n-e2e-${role}-`));
 	fs.mkdirSync(userFolder, { recursive: true });
 	const encryptionKey = opts.encryptionKey ?? DEFAULT_ENCRYPTION_KEY;
-	const owner = { ...(opts.owner ?? DEFAULT_OWNER) };
 	const url = `http://127.0.0.1:${port}`;
 
 	if (tarball) {
@@ -403,13 +446,18 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 		userFolder,
 		encryptionKey,
 		brokerPort: await freePort(),
-		extra: opts.env,
+		extra: {
+			...(role === 'worker'
+				? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
+				: {}),
+			...opts.env,
+		},
 		runtime,
 	});
 
 	const logFile =
 		opts.logFile ??
-		path.join(ARTIFACTS_DIR, 'n8n', `n8n-${port}-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+		path.join(ARTIFACTS_DIR, 'n8n', `n8n-${role}-${port}-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
 	fs.mkdirSync(path.dirname(logFile), { recursive: true });
 	// n8n writes straight into the file: it keeps logging (and shuts down normally) even if
 	// this process dies and nobody reads a pipe any more.
@@ -417,8 +465,9 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 	const logStart = fs.fstatSync(logFd).size;
 
 	const started = Date.now();
-	log(`[n8n] starting n8n ${runtime.n8nVersion} on ${url} (user folder ${userFolder}, log ${path.relative(PROJECT_ROOT, logFile)})`);
-	const child: ChildProcess = spawn(runtime.nodeBin, [runtime.n8nBin, 'start'], {
+	const label = role === 'main' ? 'n8n' : `n8n ${role}`;
+	log(`[n8n] starting ${label} ${runtime.n8nVersion} on ${url} (user folder ${userFolder}, log ${path.relative(PROJECT_ROOT, logFile)})`);
+	const child: ChildProcess = spawn(runtime.nodeBin, [runtime.n8nBin, ...COMMANDS[role](opts)], {
 		cwd: userFolder,
 		env,
 		detached: true, // own process group: stop() can reach the task runner child too
@@ -461,7 +510,7 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 			} catch {
 				// already gone
 			}
-			await Promise.race([exitPromise, unrefSleep(20000)]);
+			await Promise.race([exitPromise, unrefSleep(40000)]);
 		}
 		// Whatever is left in its process group (the task runner): TERM, then KILL.
 		if (groupAlive(pid)) {
@@ -495,48 +544,68 @@ export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance>
 	};
 
 	try {
-		// 1. Ready (migrations done, server listening).
+		// Ready: migrations done, server (or a worker's health server) listening.
 		const deadline = Date.now() + (opts.readyTimeoutMs ?? 180000);
 		for (;;) {
+			throwIfAborted(opts.signal, `${label} to start`);
 			if (exited) {
-				throw new Error(`n8n exited during start (${JSON.stringify(exited)}); log tail:\n${readTail()}`);
+				throw new Error(`${label} exited during start (${JSON.stringify(exited)}); log tail:\n${readTail()}`);
 			}
-			if (Date.now() > deadline) throw new Error(`n8n not ready in time; log tail:\n${readTail()}`);
+			if (Date.now() > deadline) throw new Error(`${label} not ready in time; log tail:\n${readTail()}`);
 			try {
-				const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-				if (res.ok && (await restApiServed(url))) break;
+				const res = await fetch(readinessUrl(port), { signal: AbortSignal.timeout(2000) });
+				// n8n 1.x reports ready before its REST API is mounted
+				if (res.ok && (role !== 'main' || (await restApiServed(url)))) break;
 			} catch {
 				// not listening yet
 			}
 			await sleep(250);
 		}
 		const readyMs = Date.now() - started;
-		log(`[n8n] ready in ${(readyMs / 1000).toFixed(1)} s (pid ${pid})`);
-
-		// 2. Owner account and session.
-		const session = await ownerSession(url, owner);
-
-		// 3. Public API key (one per label: earlier ones from a persistent folder are replaced).
-		const apiKey = opts.publicApiKey === false ? '' : await createApiKey(url, session);
-
-		const info: N8nConnectionInfo = {
+		log(`[n8n] ${label} ready in ${(readyMs / 1000).toFixed(1)} s (pid ${pid})`);
+		return {
+			role,
 			url,
 			port,
+			pid,
 			userFolder,
+			logFile,
+			env,
+			readyMs,
+			logs: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : ''),
+			stop,
+		};
+	} catch (err) {
+		await stop();
+		throw err;
+	}
+}
+
+export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance> {
+	const server = await startN8nProcess({ ...opts, role: 'main' });
+	try {
+		const owner = { ...(opts.owner ?? DEFAULT_OWNER) };
+		// Owner account and session, then a public API key (one per label: earlier ones from a
+		// persistent folder are replaced).
+		const session = await ownerSession(server.url, owner);
+		const apiKey = opts.publicApiKey === false ? '' : await createApiKey(server.url, session);
+		const info: N8nConnectionInfo = {
+			url: server.url,
+			port: server.port,
+			userFolder: server.userFolder,
 			owner,
 			apiKey,
 			cookie: session,
 			browserId: BROWSER_ID,
-			encryptionKey,
-			logFile,
-			pid,
+			encryptionKey: opts.encryptionKey ?? DEFAULT_ENCRYPTION_KEY,
+			logFile: server.logFile,
+			pid: server.pid,
 			extraEnv: opts.env,
-			runtime: runtime.id,
+			runtime: (opts.runtime ?? N8N_2).id,
 		};
-		const instance: N8nInstance = { ...connectN8n(info), stop };
-		return instance;
+		return { ...connectN8n(info), stop: server.stop };
 	} catch (err) {
-		await stop();
+		await server.stop();
 		throw err;
 	}
 }
@@ -604,7 +673,8 @@ export function connectN8n(info: N8nConnectionInfo): N8nClient {
 	});
 	const client: N8nClient = {
 		...info,
-		webhookBaseUrl: `${url}/webhook`,
+		// Where callers send production webhooks: N8N_WEBHOOK_URL (a load balancer in queue mode).
+		webhookBaseUrl: `${(info.extraEnv?.N8N_WEBHOOK_URL ?? `${url}/`).replace(/\/$/, '')}/webhook`,
 		env,
 		api: (method, apiPath, body, o) =>
 			request(`${url}/api/v1${apiPath}`, method, body, { 'X-N8N-API-KEY': apiKey }, o?.allowError),

@@ -142,6 +142,43 @@ export const N8N_BIN = N8N_2.n8nBin;
 
 export type Log = (line: string) => void;
 
+/** Where a further install of the project's scripts lives: its own folder under .n8n-runtime/, with a marker, a lock and a log. */
+export function installPaths(folder: string, markerFile: string) {
+	const dir = path.join(RUNTIME_DIR, folder);
+	return { dir, marker: path.join(dir, markerFile), lock: path.join(dir, '.install.lock'), log: path.join(dir, 'install.log') };
+}
+
+/**
+ * An idempotent install into `paths.dir`: the marker's content if `valid` says it still holds;
+ * else, under the install lock (checking again once it is held), `install()`, whose result
+ * becomes the marker.
+ */
+export async function ensureInstalled<T extends object>(
+	paths: ReturnType<typeof installPaths>,
+	log: Log,
+	valid: (marker: T) => boolean,
+	install: () => Promise<T>,
+): Promise<T> {
+	const current = (): T | undefined => {
+		const marker = readJson<T>(paths.marker);
+		return marker && valid(marker) ? marker : undefined;
+	};
+	const ready = current();
+	if (ready) return ready;
+	const release = await acquireLock(paths.lock, log);
+	try {
+		const again = current();
+		if (again) return again;
+		fs.rmSync(paths.marker, { force: true });
+		const info = await install();
+		fs.mkdirSync(paths.dir, { recursive: true });
+		fs.writeFileSync(paths.marker, JSON.stringify(info, null, 2) + '\n');
+		return info;
+	} finally {
+		release();
+	}
+}
+
 export interface RuntimeInfo {
 	nodeVersion: string;
 	n8nVersion: string;
@@ -204,7 +241,7 @@ export function installedRuntime(runtime: N8nRuntime = N8N_2): RuntimeInfo | und
 	return marker;
 }
 
-function fmt(ms: number): string {
+export function fmt(ms: number): string {
 	const s = Math.round(ms / 1000);
 	return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
@@ -217,23 +254,24 @@ function countEntries(dir: string): number {
 	}
 }
 
+export interface RunStepOptions {
+	cwd: string;
+	env: NodeJS.ProcessEnv;
+	log: Log;
+	logFile: string;
+	progress?: () => string;
+	/** The install lock held while this runs (the npm it starts is recorded there). */
+	lockFile: string;
+	/** Log prefix (default `[n8n-runtime]`). */
+	prefix?: string;
+}
+
 /** Runs a command, tails its output into a log file, prints a heartbeat with elapsed time. */
-function run(
-	step: string,
-	cmd: string,
-	args: string[],
-	opts: {
-		cwd: string;
-		env: NodeJS.ProcessEnv;
-		log: Log;
-		logFile: string;
-		/** The install lock, where the child's process group is recorded. */
-		lock: string;
-		progress?: () => string;
-	},
-): Promise<void> {
+export function runStep(step: string, cmd: string, args: string[], opts: RunStepOptions): Promise<void> {
+	const { lockFile } = opts;
+	const prefix = opts.prefix ?? '[n8n-runtime]';
 	const started = Date.now();
-	opts.log(`[n8n-runtime] ${step}: ${cmd} ${args.join(' ')}`);
+	opts.log(`${prefix} ${step}: ${cmd} ${args.join(' ')}`);
 	fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
 	const out = fs.openSync(opts.logFile, 'a');
 	fs.writeSync(out, `\n=== ${new Date().toISOString()} ${step}: ${cmd} ${args.join(' ')}\n`);
@@ -246,10 +284,10 @@ function run(
 			stdio: ['ignore', out, out],
 			detached: true,
 		});
-		if (child.pid) recordChild(opts.lock, child.pid);
+		if (child.pid) recordChild(lockFile, child.pid);
 		const timer = setInterval(() => {
 			const extra = opts.progress ? `, ${opts.progress()}` : '';
-			opts.log(`[n8n-runtime] ${step}: still running (${fmt(Date.now() - started)}${extra})`);
+			opts.log(`${prefix} ${step}: still running (${fmt(Date.now() - started)}${extra})`);
 		}, 15000);
 		const onSignal = () => {
 			try {
@@ -268,10 +306,10 @@ function run(
 			clearInterval(timer);
 			process.removeListener('SIGINT', onSignal);
 			process.removeListener('SIGTERM', onSignal);
-			recordChild(opts.lock, undefined);
+			recordChild(lockFile, undefined);
 			fs.closeSync(out);
 			if (code === 0) {
-				opts.log(`[n8n-runtime] ${step}: done in ${fmt(Date.now() - started)}`);
+				opts.log(`${prefix} ${step}: done in ${fmt(Date.now() - started)}`);
 				resolve();
 			} else {
 				const tail = fs.readFileSync(opts.logFile, 'utf8').split('\n').slice(-30).join('\n');
@@ -352,7 +390,11 @@ function stopOrphan(pgid: number, log: Log): void {
 	}
 }
 
-async function acquireLock(lockFile: string, log: Log): Promise<() => void> {
+/**
+ * Takes an install lock (a file holding this pid): waits while a live process holds it,
+ * recovers it (stopping the npm it left running) from one that died. Returns the release.
+ */
+export async function acquireLock(lockFile: string, log: Log): Promise<() => void> {
 	fs.mkdirSync(path.dirname(lockFile), { recursive: true });
 	let waitingSince = 0;
 	for (;;) {
@@ -377,7 +419,7 @@ async function acquireLock(lockFile: string, log: Log): Promise<() => void> {
 	}
 }
 
-async function nodeVersionOf(bin: string): Promise<string | undefined> {
+export async function nodeVersionOf(bin: string): Promise<string | undefined> {
 	if (!fs.existsSync(bin)) return undefined;
 	return new Promise((resolve) => {
 		const child = spawn(bin, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -435,11 +477,11 @@ export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<Ru
 					2,
 				) + '\n',
 			);
-			await run(
+			await runStep(
 				`step 1/3 Node ${rt.nodeVersion}`,
 				npmCommand(),
 				NPM_INSTALL_ARGS,
-				{ cwd: rt.nodeDir, env: runtimeEnv({}, rt), log, logFile, lock },
+				{ cwd: rt.nodeDir, env: runtimeEnv({}, rt), log, logFile, lockFile: lock },
 			);
 			const got = await nodeVersionOf(rt.nodeBin);
 			if (got !== rt.nodeVersion) {
@@ -463,14 +505,14 @@ export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<Ru
 		if (installed?.version !== rt.n8nVersion || !fs.existsSync(installedMark)) {
 			fs.rmSync(installedMark, { force: true });
 			const step = `step 2/3 n8n ${rt.n8nVersion} (npm install${lockUsed ? ' with lock' : ''}, ~2-3 min)`;
-			const npmOpts = { cwd: rt.n8nDir, env: npmEnv, log, logFile, lock, progress };
+			const npmOpts = { cwd: rt.n8nDir, env: npmEnv, log, logFile, lockFile: lock, progress };
 			try {
-				await run(step, npmCommand(), NPM_INSTALL_ARGS, npmOpts);
+				await runStep(step, npmCommand(), NPM_INSTALL_ARGS, npmOpts);
 			} catch (err) {
 				log(`[n8n-runtime] ${(err as Error).message.split('\n')[0]}`);
 				log('[n8n-runtime] retrying from an empty node_modules');
 				fs.rmSync(nm, { recursive: true, force: true });
-				await run(step + ' (retry)', npmCommand(), NPM_INSTALL_ARGS, npmOpts);
+				await runStep(step + ' (retry)', npmCommand(), NPM_INSTALL_ARGS, npmOpts);
 			}
 			fs.writeFileSync(installedMark, new Date().toISOString() + '\n');
 		} else {
@@ -479,11 +521,11 @@ export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<Ru
 
 		// 3. sqlite3's native binding, compiled against the runtime Node's headers (its prebuilt download fails).
 		if (!fs.existsSync(rt.sqliteBinding)) {
-			await run(
+			await runStep(
 				`step 3/3 compile sqlite3 for Node ${rt.nodeVersion} (~1 min)`,
 				npmCommand(),
 				['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts', '--loglevel=warn'],
-				{ cwd: rt.n8nDir, env: npmEnv, log, logFile, lock },
+				{ cwd: rt.n8nDir, env: npmEnv, log, logFile, lockFile: lock },
 			);
 			if (!fs.existsSync(rt.sqliteBinding)) {
 				throw new Error(`sqlite3 rebuild finished but ${rt.sqliteBinding} is missing; see ${logFile}`);
@@ -553,12 +595,12 @@ export async function ensureNpmTool(tool: NpmTool, opts: { log?: Log } = {}): Pr
 			fs.copyFileSync(path.join(tool.templateDir, file), path.join(tool.dir, file));
 		}
 		const logFile = path.join(tool.dir, 'install.log');
-		await run(`${tool.id} (npm install with lock)`, npmCommand(), NPM_INSTALL_ARGS, {
+		await runStep(`${tool.id} (npm install with lock)`, npmCommand(), NPM_INSTALL_ARGS, {
 			cwd: tool.dir,
 			env: runtimeEnv(),
 			log,
 			logFile,
-			lock,
+			lockFile: lock,
 		});
 		if (!fs.existsSync(bin)) throw new Error(`${tool.id} installed but ${bin} is missing; see ${logFile}`);
 		const installSeconds = Math.round((Date.now() - started) / 1000);

@@ -1,12 +1,9 @@
 /**
  * Production webhook URLs of an active workflow, read from n8n's own table (`webhook_entity`)
- * with the runtime Node's built-in `node:sqlite`, so tests use exactly the path n8n registered.
+ * (SQLite or PostgreSQL, see database.ts), so tests use exactly the path n8n registered.
  */
-import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
-
+import { queryN8nDatabase, type N8nDatabaseUser } from './database';
 import type { N8nClient } from './instance';
-import { N8N_2, runtimeById } from './runtime';
 
 export interface WebhookRow {
 	workflowId: string;
@@ -21,23 +18,12 @@ export interface WebhookUrl extends WebhookRow {
 	url: string;
 }
 
-const SCRIPT = `
-const { DatabaseSync } = require('node:sqlite');
-const db = new DatabaseSync(process.argv[1], { readOnly: true });
-const rows = db.prepare('SELECT "workflowId", "webhookPath", "method", "node", "webhookId" FROM webhook_entity').all();
-process.stdout.write(JSON.stringify(rows));
-`;
-
-export function webhookRows(n8n: Pick<N8nClient, 'userFolder' | 'env' | 'runtime'>): WebhookRow[] {
-	const db = path.join(n8n.userFolder, '.n8n', 'database.sqlite');
-	// the runtime's own Node (22.13+ and 24 have node:sqlite built in)
-	const nodeBin = runtimeById(n8n.runtime ?? N8N_2.id).nodeBin;
-	const res = spawnSync(nodeBin, ['--no-warnings', '-e', SCRIPT, db], {
-		encoding: 'utf8',
-		env: n8n.env,
-	});
-	if (res.status !== 0) throw new Error(`reading webhook_entity failed: ${res.stderr}`);
-	return JSON.parse(res.stdout).map((r: any) => ({ ...r, workflowId: String(r.workflowId) }));
+export async function webhookRows(n8n: N8nDatabaseUser): Promise<WebhookRow[]> {
+	const rows = await queryN8nDatabase<WebhookRow>(
+		n8n,
+		'SELECT "workflowId", "webhookPath", "method", "node", "webhookId" FROM webhook_entity',
+	);
+	return rows.map((r) => ({ ...r, workflowId: String(r.workflowId) }));
 }
 
 /**
@@ -48,10 +34,10 @@ export async function webhookUrlsOf(n8n: N8nClient, workflowId: string, waitMs =
 	const wf = (await n8n.api('GET', `/workflows/${workflowId}`)).body;
 	const typeOf = new Map<string, string>((wf.nodes ?? []).map((n: any) => [n.name, n.type]));
 	const deadline = Date.now() + waitMs;
-	let rows = webhookRows(n8n).filter((r) => r.workflowId === String(workflowId));
+	let rows = (await webhookRows(n8n)).filter((r) => r.workflowId === String(workflowId));
 	while (rows.length === 0 && Date.now() < deadline) {
 		await new Promise((r) => setTimeout(r, 200));
-		rows = webhookRows(n8n).filter((r) => r.workflowId === String(workflowId));
+		rows = (await webhookRows(n8n)).filter((r) => r.workflowId === String(workflowId));
 	}
 	return rows
 		.map((r) => ({

@@ -1,0 +1,410 @@
+/**
+ * This package in n8n's queue mode, end to end: PostgreSQL 17, Redis, the main process, two
+ * workers and two webhook processes behind the round-robin balancer (test/n8n/queue.ts), with
+ * the sandbox standing in for both services. One file, so that the tests can restart
+ * processes of the cluster they started; the sections run in order:
+ *
+ *  1. every example runs on a worker (executions, worker logs, the sandbox's request log);
+ *  2. webhooks through the balancer: inbound -> reply, delivered and read, a wrong secret,
+ *     200 distinct deliveries at 10 in flight;
+ *  3. repeated deliveries, measured: one webhook process, two (round-robin, and pinned by
+ *     path at the balancer), across a restart of the webhook processes, and single mode
+ *     across an n8n restart (table in .artifacts/e2e-queue/repeats.md);
+ *  4. no bearer key in PostgreSQL's execution data or any process's log.
+ */
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { deliveryDigest } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
+import { SandboxClient } from '../sandbox/client';
+import { queryN8nDatabase, settledExecutions } from '../n8n/database';
+import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData, SESSION_REQUESTS } from '../n8n/examples';
+import { freePort, startN8n, wireCredentials, type N8nInstance, type StoredCredential } from '../n8n/instance';
+import { PINNED_WEBHOOK_PATHS, startQueueCluster, type QueueCluster } from '../n8n/queue';
+import { waitFor } from '../n8n/processes';
+import { ARTIFACTS_DIR } from '../n8n/runtime';
+import { byRole, sandboxCredentials, webhookHeadersFor } from '../n8n/sandboxCredentials';
+import { acrossRestart, atTheSameTime, burst, oneAfterAnother, writeRepeatReport, type RepeatResult, type RepeatTarget } from './repeats';
+import { directUrl, inboundEvent, nodeOutput, pool, post, publish, runManually, storedDigests, triggerOnlyWorkflow, workerOf } from './support';
+
+const OUT_DIR = path.join(ARTIFACTS_DIR, 'e2e-queue');
+const log = (line: string) => process.stderr.write(line + '\n');
+
+let cluster: QueueCluster;
+let sandboxServer: { url: string; timelineKey: string; messagingKey: string; close(): Promise<void> | void };
+let sandbox: SandboxClient;
+let creds: StoredCredential[];
+let seeded: Awaited<ReturnType<typeof seedExampleData>>;
+const repeatResults: RepeatResult[] = [];
+/** Log files of processes that are gone (a single-mode n8n stopped by its section). */
+const extraLogs: string[] = [];
+
+beforeAll(async () => {
+	fs.rmSync(OUT_DIR, { recursive: true, force: true });
+	const { startSandbox } = await import('../sandbox/server');
+	sandboxServer = await startSandbox({ port: 0 });
+	sandbox = new SandboxClient(sandboxServer.url);
+	seeded = await seedExampleData(sandbox);
+	cluster = await startQueueCluster({ logDir: OUT_DIR, log });
+	log(`[e2e-queue] cluster ready: ${JSON.stringify(cluster.timings)}`);
+	creds = Object.values(byRole(await cluster.main.importCredentials(sandboxCredentials(sandboxServer))));
+}, 600_000);
+
+afterAll(async () => {
+	if (repeatResults.length) log(`[e2e-queue] repeated deliveries:\n${writeRepeatReport(OUT_DIR, repeatResults)}`);
+	await cluster?.stop();
+	await sandboxServer?.close();
+}, 120_000);
+
+/** The requests the sandbox received for the service APIs (not its control surface). */
+async function serviceRequests() {
+	return (await sandbox.requests()).filter((r) => r.path.startsWith('/v1/'));
+}
+
+describe('every example runs on a worker', () => {
+	beforeEach(async () => {
+		await sandbox.setWebhook(null);
+		await sandbox.clearRequests();
+	});
+
+	async function runExample(file: string, triggerName: string) {
+		const id = await importExample(cluster.main, file, creds);
+		const execution = await runManually(cluster.main, id, triggerName);
+		expect(execution.status).toBe('success');
+		expect(execution.mode).toBe('manual');
+		expect(workerOf(cluster.workers, String(execution.id))).toBeDefined();
+		return execution;
+	}
+
+	test('scheduled event alerts: Monitor Events with location and time range in the query, then one event_alert per event', async () => {
+		const execution = await runExample(EXAMPLE_FILES.scheduled, 'Every Hour');
+		const reqs = await serviceRequests();
+		expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual([
+			'GET /v1/monitor-events',
+			...seeded.map(() => 'POST /v1/messages'),
+		]);
+		expect(reqs[0].query.location).toBe(EXAMPLE_DATA.location);
+		expect(String(reqs[0].query.time_range)).toMatch(/^\d{4}-.+Z\/\d{4}-.+Z$/);
+		expect(reqs.slice(1).map((r) => (r.body as any).template)).toEqual(
+			seeded.map((e) => ({ id: 'event_alert', parameters: [e.location, e.time, e.description] })),
+		);
+		expect(reqs.every((r) => r.responseStatus === 200)).toBe(true);
+		expect(nodeOutput(execution, 'Alert the Customer')).toHaveLength(seeded.length);
+	});
+
+	test('delivery tracking: the template is sent, then Get Status answers delivered', async () => {
+		const execution = await runExample(EXAMPLE_FILES.deliveryTracking, 'When Clicking Execute');
+		const reqs = await serviceRequests();
+		const [sent] = nodeOutput(execution, 'Send Order Update');
+		expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/messages', `GET /v1/messages/${sent.message_id}`]);
+		expect((reqs[0].body as any).template).toEqual({ id: 'order_update', parameters: ['Ada', '#1042'] });
+		expect(nodeOutput(execution, 'Get Delivery Status')[0]).toEqual(
+			expect.objectContaining({ message_id: sent.message_id, status: 'delivered' }),
+		);
+	});
+
+	test('timeline session: six requests in order, the last one with the first one\'s anchor_id', async () => {
+		const execution = await runExample(EXAMPLE_FILES.session, 'When Clicking Execute');
+		const reqs = await serviceRequests();
+		expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual(SESSION_REQUESTS);
+		const [anchor] = nodeOutput(execution, 'Set Anchor');
+		expect(reqs[5].body).toEqual({ anchor_id: anchor.anchor_id });
+		expect(nodeOutput(execution, 'Fast-Forward 6 Hours')[0].new_time).toBe('1969-07-21T02:17:40.000Z');
+	});
+});
+
+describe('webhooks through the balancer', () => {
+	let reply: { id: string; url: string };
+	let statusFlow: { id: string; url: string };
+	const replyHeaders = webhookHeadersFor(readExample(EXAMPLE_FILES.inboundReply));
+	const statusHeaders = webhookHeadersFor(readExample(EXAMPLE_FILES.statusWebhook));
+	const customer = EXAMPLE_DATA.customerPhone;
+
+	beforeAll(async () => {
+		const published = async (file: string) => publish(cluster.main, wireCredentials(readExample(file), creds));
+		reply = await published(EXAMPLE_FILES.inboundReply);
+		statusFlow = await published(EXAMPLE_FILES.statusWebhook);
+	});
+
+	beforeEach(async () => {
+		await sandbox.clearRequests();
+	});
+
+	test('the production URLs are the balancer\'s', () => {
+		expect(reply.url.startsWith(`${cluster.proxy.url}/webhook/`)).toBe(true);
+		expect(statusFlow.url.startsWith(`${cluster.proxy.url}/webhook/`)).toBe(true);
+	});
+
+	test('an inbound message -> the published reply workflow on a worker -> a reply with its placeholders resolved', async () => {
+		const before = (await settledExecutions(cluster.main, reply.id)).length;
+		await sandbox.setWebhook(reply.url, replyHeaders);
+		const inbound = await sandbox.inbound(customer, 'Is my order on its way?');
+		const deliveries = (await sandbox.flushWebhooks()).filter((d) => (d.payload as any).message_id === inbound.message_id);
+		expect(deliveries.map((d) => [d.url, d.status])).toEqual([[reply.url, 200]]);
+
+		const executions = await settledExecutions(cluster.main, reply.id);
+		expect(executions).toHaveLength(before + 1);
+		const newest = executions[executions.length - 1];
+		expect([newest.status, newest.mode]).toEqual(['success', 'webhook']);
+		expect(workerOf(cluster.workers, newest.id)).toBeDefined();
+
+		const sends = (await serviceRequests()).filter((r) => r.method === 'POST' && r.path === '/v1/messages');
+		expect(sends).toHaveLength(1);
+		expect((sends[0].body as any).injected_fields).toEqual({ inbound_text: 'Is my order on its way?', received_at: inbound.timestamp });
+		const execution = (await cluster.main.api('GET', `/executions/${newest.id}?includeData=true`)).body;
+		const stored = await sandbox.message(nodeOutput(execution, 'Reply With Text')[0].message_id);
+		expect(stored.text).toBe(
+			`Hi Ada, thanks for your message "Is my order on its way?". We received it at ${inbound.timestamp} and will answer within the hour.`,
+		);
+	});
+
+	test('a sent message starts the status workflow once for delivered and once for read', async () => {
+		await sandbox.setWebhook(statusFlow.url, statusHeaders);
+		const before = (await settledExecutions(cluster.main, statusFlow.id)).length;
+		const tracking = await importExample(cluster.main, EXAMPLE_FILES.deliveryTracking, creds);
+		const run = await runManually(cluster.main, tracking, 'When Clicking Execute');
+		const messageId = nodeOutput(run, 'Send Order Update')[0].message_id;
+		await sandbox.read(messageId);
+		await sandbox.read(messageId); // changes nothing, emits nothing
+		await sandbox.flushWebhooks();
+
+		const executions = (await settledExecutions(cluster.main, statusFlow.id)).slice(before);
+		expect(executions.map((e) => e.status)).toEqual(['success', 'success']);
+		const records = [];
+		for (const e of executions) {
+			expect(workerOf(cluster.workers, e.id)).toBeDefined();
+			const data = (await cluster.main.api('GET', `/executions/${e.id}?includeData=true`)).body;
+			records.push(nodeOutput(data, 'Delivery Record')[0]);
+		}
+		expect(records).toEqual([
+			{ message_id: messageId, customer, status: 'delivered', changed_at: expect.any(String) },
+			{ message_id: messageId, customer, status: 'read', changed_at: expect.any(String) },
+		]);
+	});
+
+	test('a wrong secret, or none, gets 401 and starts nothing', async () => {
+		const before = (await settledExecutions(cluster.main, reply.id)).length;
+		const [header] = Object.keys(replyHeaders);
+		await sandbox.setWebhook(reply.url, { [header]: 'not-the-secret' });
+		const inbound = await sandbox.inbound(customer, 'Let me in');
+		const deliveries = (await sandbox.flushWebhooks()).filter((d) => (d.payload as any).message_id === inbound.message_id);
+		expect(deliveries.map((d) => d.status)).toEqual([401]);
+		const bare = await post(reply.url, { ...inbound, message_id: 'msg_in_no_secret' });
+		expect(bare.status).toBe(401);
+		expect(await settledExecutions(cluster.main, reply.id)).toHaveLength(before);
+		expect((await serviceRequests()).filter((r) => r.method === 'POST')).toHaveLength(0);
+		await sandbox.setWebhook(null);
+	});
+
+	test('200 distinct deliveries, 10 in flight: exactly 200 successful executions, spread over both workers and both webhook processes', async () => {
+		const before = (await settledExecutions(cluster.main, statusFlow.id)).length;
+		const forwardedBefore = cluster.proxy.forwarded();
+		const events = Array.from({ length: 200 }, (_, i) => ({
+			event_type: 'message.status',
+			message_id: `msg_load_${i}`,
+			conversation_id: 'conv_load',
+			channel: 'chatapp',
+			to: customer,
+			status: 'delivered',
+			timestamp: new Date().toISOString(),
+		}));
+		const answers = await pool(events, 10, (event) => post(statusFlow.url, event, statusHeaders));
+		expect(answers.filter((a) => a.status === 200 && a.body?.started === true)).toHaveLength(200);
+
+		const executions = (await settledExecutions(cluster.main, statusFlow.id)).slice(before);
+		expect(executions).toHaveLength(200);
+		expect(executions.every((e) => e.status === 'success')).toBe(true);
+		const perWorker = [0, 0];
+		for (const e of executions) perWorker[workerOf(cluster.workers, e.id) ?? -1]++;
+		expect(perWorker[0] + perWorker[1]).toBe(200);
+		expect(Math.min(...perWorker)).toBeGreaterThan(0);
+		const forwarded = cluster.proxy.forwarded();
+		for (const w of cluster.webhooks) expect((forwarded[w.url] ?? 0) - (forwardedBefore[w.url] ?? 0)).toBeGreaterThan(0);
+		log(`[e2e-queue] 200 deliveries: executions per worker ${perWorker.join(' / ')}`);
+	});
+});
+
+describe('repeated deliveries, measured (Ignore Repeated Deliveries on)', () => {
+	/** Events per case sent at 10 in flight (each case costs about 10 s per 100 deliveries on 2 cores). */
+	const BURST = 50;
+	const viaBalancer = (webhookPath: string) => `${cluster.proxy.url}/webhook/${webhookPath}`;
+	const oneProcess: RepeatTarget = {
+		setup: 'queue mode, 1 webhook process',
+		n8n: () => cluster.main,
+		url: (webhookPath) => directUrl(cluster.webhooks[0], webhookPath),
+	};
+	const roundRobin: RepeatTarget = { setup: 'queue mode, 2 webhook processes, round-robin', n8n: () => cluster.main, url: viaBalancer };
+	const pinned: RepeatTarget = { setup: 'queue mode, 2 webhook processes, path pinned at the balancer', n8n: () => cluster.main, url: viaBalancer };
+
+	function record(result: RepeatResult): RepeatResult {
+		repeatResults.push(result);
+		log(`[e2e-queue] ${result.setup}: ${result.case}: ${result.deliveries} sent, ${result.executions} executions`);
+		expect(result.answered200).toBe(result.deliveries);
+		return result;
+	}
+
+	/** Runs `phase` with the balancer pinning webhook paths; checks that its deliveries all reached one process. */
+	async function pinnedDuring<T>(phase: () => Promise<T>): Promise<T> {
+		const before = cluster.proxy.forwarded();
+		cluster.proxy.pinPaths(PINNED_WEBHOOK_PATHS);
+		try {
+			const result = await phase();
+			const after = cluster.proxy.forwarded();
+			const reached = cluster.webhooks.filter((w) => (after[w.url] ?? 0) > (before[w.url] ?? 0));
+			expect(reached).toHaveLength(1);
+			return result;
+		} finally {
+			cluster.proxy.pinPaths(null);
+		}
+	}
+
+	test('to one webhook process: every repeat is caught, also copies sent at the same time', async () => {
+		expect(record(await oneAfterAnother(oneProcess, 10, 3)).executions).toBe(10);
+		expect(record(await atTheSameTime(oneProcess, 10)).executions).toBe(10);
+		expect(record(await burst(oneProcess, BURST, 2, 10)).executions).toBe(BURST);
+	});
+
+	test('to two webhook processes, round-robin: no event lost; a repeat is refused by the other process once the first copy\'s call is saved (measured otherwise)', async () => {
+		for (const result of [
+			record(await oneAfterAnother(roundRobin, 10, 3)),
+			record(await atTheSameTime(roundRobin, 10)),
+			record(await burst(roundRobin, BURST, 2, 10)),
+		]) {
+			expect(result.executions).toBeGreaterThanOrEqual(result.events);
+			expect(result.executions).toBeLessThanOrEqual(result.deliveries);
+		}
+		// Once the first copy's call is saved, a repeat at the other process is refused.
+		const { id, path: webhookPath } = await publish(cluster.main, triggerOnlyWorkflow('Repeats: the second process after the save'));
+		for (let i = 0; i < 5; i++) {
+			const messageId = `msg_after_save_${i}`;
+			expect((await post(directUrl(cluster.webhooks[0], webhookPath), inboundEvent(messageId))).body).toMatchObject({ started: true });
+			const digest = deliveryDigest(`${messageId}|message.inbound|`);
+			await waitFor(`${messageId} in static data`, 30000, async () => (await storedDigests(cluster.main, id)).has(digest));
+			expect((await post(directUrl(cluster.webhooks[1], webhookPath), inboundEvent(messageId))).body).toMatchObject({ started: false });
+		}
+		expect(await settledExecutions(cluster.main, id)).toHaveLength(5);
+	});
+
+	test('to two webhook processes with the path pinned at the balancer: every repeat is caught', async () => {
+		expect(record(await pinnedDuring(() => oneAfterAnother(pinned, 10, 3))).executions).toBe(10);
+		expect(record(await pinnedDuring(() => atTheSameTime(pinned, 10))).executions).toBe(10);
+		expect(record(await pinnedDuring(() => burst(pinned, BURST, 2, 10))).executions).toBe(BURST);
+	});
+
+	test('after both webhook processes restart, repeats are caught from static data once each process has answered one more call (right after a burst: measured)', async () => {
+		const oneMoreCall = {
+			name: 'then one more event to each process',
+			run: async (webhookPath: string, workflowId: string) => {
+				// One process after the other, each call's save seen in the database before the next.
+				for (const [i, process] of cluster.webhooks.entries()) {
+					const messageId = `msg_one_more_${i}_${Date.now()}`;
+					expect((await post(directUrl(process, webhookPath), inboundEvent(messageId))).status).toBe(200);
+					const digest = deliveryDigest(`${messageId}|message.inbound|`);
+					await waitFor(`${messageId} in static data`, 30000, async () => (await storedDigests(cluster.main, workflowId)).has(digest));
+				}
+			},
+		};
+		const results = await acrossRestart(
+			[
+				{ target: pinned, events: BURST, concurrency: 10, around: pinnedDuring },
+				{ target: roundRobin, events: 20, concurrency: 1 },
+				{ target: roundRobin, events: BURST, concurrency: 10 },
+				{ target: pinned, events: BURST, concurrency: 10, around: pinnedDuring, between: oneMoreCall },
+				{ target: roundRobin, events: BURST, concurrency: 10, between: oneMoreCall },
+			],
+			{ name: 'both webhook processes restarted', run: () => cluster.restartWebhooks() },
+		);
+		results.forEach(record);
+		// Right after a burst, a process's newest keys can still be missing: its last saves may
+		// land out of order, or the other process's save (from an older copy) may land last.
+		// Each process writes back what a copy lacks on its next call.
+		expect(results.filter((r) => r.case.includes('one more event')).map((r) => r.executions)).toEqual([0, 0]);
+	});
+
+	describe('single mode (SQLite, one n8n process), across an n8n restart', () => {
+		let single: N8nInstance;
+		let userFolder: string;
+		let port: number;
+		const start = async () => {
+			single = await startN8n({ port, userFolder, logFile: path.join(OUT_DIR, 'single-mode.log'), log });
+		};
+		const target: RepeatTarget = {
+			setup: 'single mode',
+			n8n: () => single,
+			url: (webhookPath) => `${single.url}/webhook/${webhookPath}`,
+		};
+
+		beforeAll(async () => {
+			userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-queue-single-'));
+			port = await freePort();
+			await start();
+			extraLogs.push(single.logFile);
+		}, 300_000);
+
+		afterAll(async () => {
+			await single?.stop();
+			fs.rmSync(userFolder, { recursive: true, force: true });
+		}, 120_000);
+
+		test('every repeat is caught while n8n runs', async () => {
+			expect(record(await oneAfterAnother(target, 10, 3)).executions).toBe(10);
+			expect(record(await atTheSameTime(target, 10)).executions).toBe(10);
+			expect(record(await burst(target, BURST, 2, 10)).executions).toBe(BURST);
+		});
+
+		test('after n8n restarts, repeats of events delivered before are caught from static data', async () => {
+			const restart = async () => {
+				await single.stop();
+				await start();
+			};
+			const results = await acrossRestart(
+				[
+					{ target, events: 20, concurrency: 1 },
+					{ target, events: BURST, concurrency: 10 },
+				],
+				{ name: 'n8n restarted', run: restart },
+			);
+			results.forEach(record);
+			// One process, saving in order (SQLite writes one at a time): nothing is missing.
+			expect(results.map((r) => r.executions)).toEqual([0, 0]);
+		});
+	});
+});
+
+describe('bearer keys', () => {
+	const wrongTimelineKey = `wrong-timeline-key-${randomBytes(8).toString('hex')}`;
+	const wrongMessagingKey = `wrong-messaging-key-${randomBytes(8).toString('hex')}`;
+
+	test('runs with a wrong key fail with 401 on a worker; no key is in PostgreSQL\'s execution data or any process\'s log', async () => {
+		const wrong = await cluster.main.importCredentials([
+			{ name: 'Timeline (wrong key)', type: 'timelineNavigationApi', data: { baseUrl: sandboxServer.url, accessToken: wrongTimelineKey } },
+			{ name: 'Messaging (wrong key)', type: 'chatAppMessagingApi', data: { baseUrl: sandboxServer.url, apiKey: wrongMessagingKey } },
+		]);
+		await sandbox.clearRequests();
+		for (const [file, name] of [
+			[EXAMPLE_FILES.session, 'Secrets check: session, wrong key'],
+			[EXAMPLE_FILES.deliveryTracking, 'Secrets check: delivery, wrong key'],
+		]) {
+			const id = await cluster.main.importWorkflow(wireCredentials({ ...readExample(file), name }, wrong));
+			const execution = await runManually(cluster.main, id, 'When Clicking Execute');
+			expect(execution.status).toBe('error');
+			expect(JSON.stringify(execution.data)).toMatch(/401/);
+			expect(workerOf(cluster.workers, String(execution.id))).toBeDefined();
+		}
+		expect((await sandbox.requests()).filter((r) => r.responseStatus === 401).map((r) => r.path)).toEqual(
+			expect.arrayContaining(['/v1/set-anchor', '/v1/messages']),
+		);
+
+		const rows = await queryN8nDatabase(cluster.main, 'SELECT "executionId", data, "workflowData" FROM execution_data');
+		expect(rows.length).toBeGreaterThanOrEqual(300);
+		const saved = JSON.stringify(rows);
+		const logs = [...cluster.logFiles(), ...extraLogs].map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
+		expect(logs.filter((l) => /webhook-\d|worker-\d|main/.test(l.file)).every((l) => l.text.length > 0)).toBe(true);
+		for (const key of [sandboxServer.timelineKey, sandboxServer.messagingKey, wrongTimelineKey, wrongMessagingKey]) {
+			expect(saved.includes(key)).toBe(false);
+			expect(logs.filter((l) => l.text.includes(key)).map((l) => l.file)).toEqual([]);
+		}
+	});
+});

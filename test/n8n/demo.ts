@@ -1,0 +1,202 @@
+/**
+ * What `npm start` and `npm run start:queue` share: the sandbox (seeded for the examples), an
+ * n8n set-up started by the caller, the four credentials pointing at the sandbox, every
+ * examples/*.json imported with the inbound-reply trigger published and the sandbox's webhook
+ * pointed at its production URL, one banner, and Ctrl-C stopping everything that was started.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { EXAMPLE_DATA, seedDemoTimeline, seedExampleData } from './examples';
+import { NODE_TYPES, portIsFree, wireCredentials, type N8nClient, type StoredCredential, type WorkflowJson } from './instance';
+import { ensureRuntime, PROJECT_ROOT, type Log } from './runtime';
+import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials, webhookHeadersFor } from './sandboxCredentials';
+import { webhookUrlsOf } from './webhooks';
+
+type Sandbox = {
+	url: string;
+	port: number;
+	timelineKey: string;
+	messagingKey: string;
+	client: any;
+	close(): Promise<void> | void;
+};
+
+/** What the caller started: the main n8n's client, its own banner lines, and how to stop it. */
+export interface DemoN8n {
+	client: N8nClient;
+	/** Lines after the editor/login lines (processes, services, logs). */
+	bannerLines: string[];
+	/** What Ctrl-C stops, in words ("n8n", "every n8n process, PostgreSQL, Redis"). */
+	stopsWhat: string;
+	stop(): Promise<void>;
+}
+
+export interface DemoOptions {
+	/** Preferred sandbox port (a free one if it is busy). */
+	sandboxPort: number;
+	/**
+	 * Starts n8n once the sandbox is up (ports are the caller's business). Ctrl-C during the start
+	 * aborts `signal`: the start must then stop what it started and fail.
+	 */
+	startN8n(log: Log, signal: AbortSignal): Promise<DemoN8n>;
+	log?: Log;
+}
+
+export function readExamples(dir = process.env.EXAMPLES_DIR ?? path.join(PROJECT_ROOT, 'examples')): Array<{ file: string; json: WorkflowJson }> {
+	if (!fs.existsSync(dir)) return [];
+	return fs
+		.readdirSync(dir)
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((f) => ({ file: f, json: JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as WorkflowJson }));
+}
+
+export function isTriggerWorkflow(json: WorkflowJson): boolean {
+	return json.nodes.some((n) => n.type === NODE_TYPES.trigger);
+}
+
+/**
+ * Imports credentials and examples; publishes the first trigger example and points the sandbox
+ * at it. Returns its production URL and name.
+ */
+async function provision(n8n: N8nClient, sandbox: Sandbox, log: Log): Promise<{ webhookTarget?: string; replyWorkflow?: string }> {
+	const creds: StoredCredential[] = await n8n.importCredentials(sandboxCredentials(sandbox));
+	log(`[start] credentials: ${creds.map((c) => `"${c.name}" (${c.id})`).join(', ')}`);
+
+	const examples = readExamples();
+	if (examples.length === 0) log('[start] examples/ holds no workflow yet: nothing to import');
+	let webhookTarget: string | undefined;
+	let replyWorkflow: string | undefined;
+	let webhookHeaders: Record<string, string> = {};
+	for (const { file, json } of examples) {
+		const id = await n8n.importWorkflow(wireCredentials(json, creds));
+		let note = '';
+		if (isTriggerWorkflow(json) && !webhookTarget) {
+			try {
+				await n8n.activate(id);
+				const urls = await webhookUrlsOf(n8n, id);
+				webhookTarget = urls.find((u) => u.nodeType === NODE_TYPES.trigger)?.url;
+				webhookHeaders = webhookHeadersFor(json);
+				replyWorkflow = json.name;
+				note = webhookTarget ? `, active, webhook ${webhookTarget}` : ', active';
+			} catch (err) {
+				note = `, could not activate: ${(err as Error).message.split('\n')[0]}`;
+			}
+		}
+		log(`[start] workflow "${json.name}" from examples/${file}: ${n8n.url}/workflow/${id}${note}`);
+	}
+	if (webhookTarget) {
+		await sandbox.client.setWebhook(webhookTarget, webhookHeaders);
+		const h = Object.keys(webhookHeaders);
+		log(`[start] the sandbox sends its webhooks to ${webhookTarget}${h.length ? ` with ${h.join(', ')}` : ''}`);
+	}
+	return { webhookTarget, replyWorkflow };
+}
+
+export async function runDemo(opts: DemoOptions): Promise<void> {
+	const log = opts.log ?? ((line: string) => console.log(line));
+	const t0 = Date.now();
+	let sandbox: Sandbox | undefined;
+	let n8n: DemoN8n | undefined;
+	let starting: Promise<DemoN8n> | undefined;
+	const cancelStart = new AbortController();
+	let stopping: Promise<void> | undefined;
+
+	const shutdown = (why: string) => {
+		if (!stopping) {
+			stopping = (async () => {
+				log(`\n[start] ${why}: stopping ${n8n?.stopsWhat ?? 'what was started'} and the sandbox ...`);
+				// A start still under way stops what it started, then fails.
+				cancelStart.abort();
+				await starting?.catch(() => undefined);
+				try {
+					await n8n?.stop();
+				} catch (err) {
+					console.error('[start] stopping n8n:', err);
+				}
+				try {
+					await sandbox?.close();
+				} catch (err) {
+					console.error('[start] stopping the sandbox:', err);
+				}
+				log('[start] stopped.');
+			})();
+		}
+		return stopping;
+	};
+	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		process.on(sig, () => {
+			void shutdown(sig).then(() => process.exit(0));
+		});
+	}
+
+	try {
+		await ensureRuntime({ log });
+
+		// 1. The sandbox.
+		const { startSandbox } = await import('../sandbox/server');
+		const port = (await portIsFree(opts.sandboxPort)) ? opts.sandboxPort : 0;
+		if (port === 0) log(`[start] port ${opts.sandboxPort} is busy; the sandbox takes a free port`);
+		sandbox = (await startSandbox({ port })) as Sandbox;
+		log(`[start] sandbox on ${sandbox.url}`);
+		// What the example workflows need: events at their location in the last day, contacts;
+		// and a timeline (with an anchor and an item) for the editor's timeline pickers.
+		const events = await seedExampleData(sandbox.client);
+		const timeline = await seedDemoTimeline(sandbox);
+		const sandboxData =
+			`timeline "${EXAMPLE_DATA.timeline.name}" (${timeline.timelineId}) with an anchor and an item; ` +
+			`${events.length} events at ${EXAMPLE_DATA.location} in the last day; ` +
+			`contacts ${EXAMPLE_DATA.contacts.map((c) => `${c.phone} (${c.fields.first_name})`).join(', ')}`;
+		log(`[start] sandbox seeded: ${sandboxData}`);
+
+		// 2. n8n, started by the caller; 3. credentials and examples.
+		starting = opts.startN8n(log, cancelStart.signal);
+		n8n = await starting;
+		const client = n8n.client;
+		const { webhookTarget, replyWorkflow } = await provision(client, sandbox, log);
+
+		const inboundCurl =
+			`curl -s -X POST ${sandbox.url}/_sandbox/inbound -H 'content-type: application/json' ` +
+			`-d '{"from":"${EXAMPLE_DATA.demoPhone}","text":"Hello from the sandbox"}'`;
+		const repliesCurl = `curl -s '${sandbox.url}/_sandbox/requests?method=POST&path=/v1/messages'`;
+		const webhookCurl =
+			`curl -s -X POST ${sandbox.url}/_sandbox/webhook -H 'content-type: application/json' ` +
+			`-d '{"url":"${client.webhookBaseUrl}/<path of your trigger>"}'`;
+		const lines = [
+			'',
+			'==================================================================================',
+			` n8n editor:   ${client.url}/`,
+			` login:        ${client.owner.email}  /  ${client.owner.password}`,
+			` sandbox:      ${sandbox.url}   (timeline key ${sandbox.timelineKey}, messaging key ${sandbox.messagingKey})`,
+			` sandbox data: ${sandboxData}`,
+			` credentials:  ${Object.values(SANDBOX_CREDENTIAL_NAMES).map((n) => `"${n}"`).join(', ')}`,
+			` node types:   ${NODE_TYPES.action}, ${NODE_TYPES.trigger}`,
+			` public API:   ${client.url}/api/v1  (X-N8N-API-KEY: ${client.apiKey})`,
+			...n8n.bannerLines,
+			'',
+			webhookTarget
+				? ` webhooks:     the sandbox posts to ${webhookTarget}`
+				: ' webhooks:     no active trigger workflow yet. Activate one, then point the sandbox at\n' +
+					`               its production URL:\n   ${webhookCurl}`,
+			' simulate an inbound message:',
+			`   ${inboundCurl}`,
+			...(webhookTarget
+				? [
+						` see the reply: the executions of "${replyWorkflow}" at ${client.url}/home/executions,`,
+						'   and the messages the sandbox received (its request log):',
+						`   ${repliesCurl}`,
+					]
+				: []),
+			'',
+			` ready in ${((Date.now() - t0) / 1000).toFixed(1)} s. Ctrl-C stops ${n8n.stopsWhat} and the sandbox.`,
+			'==================================================================================',
+		];
+		log(lines.join('\n'));
+	} catch (err) {
+		if (cancelStart.signal.aborted) return; // Ctrl-C: the signal handler stops and exits
+		console.error('[start] failed:', err instanceof Error ? err.message : err);
+		await shutdown('error');
+		process.exit(1);
+	}
+}

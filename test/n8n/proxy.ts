@@ -1,0 +1,118 @@
+/**
+ * A small HTTP load balancer in front of n8n's webhook processes, standing in for nginx or a
+ * cloud balancer in queue mode. By default it sends each request to the next process in turn
+ * (round-robin). With `pinPaths`, requests whose path matches always go to the same process,
+ * chosen by a hash of the path: the equivalent of nginx's `hash $request_uri consistent;` in
+ * the location for `/webhook/`, so every delivery to one trigger reaches one process.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { Log } from './runtime';
+
+export interface WebhookProxy {
+	url: string;
+	port: number;
+	/** The processes requests go to (base URLs such as http://127.0.0.1:5690). */
+	backends(): string[];
+	setBackends(urls: string[]): void;
+	/** Paths matching `pattern` go to one process each; `null`: round-robin for everything. */
+	pinPaths(pattern: RegExp | null): void;
+	/** Requests forwarded to each backend since the start (by base URL). */
+	forwarded(): Record<string, number>;
+	close(): Promise<void>;
+}
+
+export interface ProxyOptions {
+	/** Listen port on 127.0.0.1 (0: any free port). */
+	port: number;
+	backends: string[];
+	pinPaths?: RegExp | null;
+	log?: Log;
+}
+
+/** FNV-1a over the path: stable across restarts of the proxy and of the backends. */
+function pathHash(value: string): number {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < value.length; i++) {
+		hash ^= value.charCodeAt(i);
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return hash;
+}
+
+export async function startProxy(opts: ProxyOptions): Promise<WebhookProxy> {
+	let backends = [...opts.backends];
+	let pinned: RegExp | null = opts.pinPaths ?? null;
+	let next = 0;
+	const counts = new Map<string, number>();
+	const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+	const choose = (requestPath: string): string => {
+		const pathOnly = requestPath.split('?')[0];
+		if (pinned?.test(pathOnly)) return backends[pathHash(pathOnly) % backends.length];
+		const target = backends[next % backends.length];
+		next = (next + 1) % backends.length;
+		return target;
+	};
+
+	const server = http.createServer((req, res) => {
+		if (backends.length === 0) {
+			res.writeHead(503, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ message: 'no webhook process behind the proxy' }));
+			return;
+		}
+		const target = new URL(choose(req.url ?? '/'));
+		counts.set(target.origin, (counts.get(target.origin) ?? 0) + 1);
+		const upstream = http.request(
+			{
+				host: target.hostname,
+				port: target.port,
+				method: req.method,
+				path: req.url,
+				headers: { ...req.headers, host: target.host, 'x-forwarded-for': req.socket.remoteAddress ?? '' },
+				agent,
+			},
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
+		upstream.on('error', (error) => {
+			if (res.headersSent) {
+				res.destroy(error);
+				return;
+			}
+			res.writeHead(502, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ message: `webhook process ${target.origin} did not answer: ${error.message}` }));
+		});
+		req.pipe(upstream);
+	});
+	server.keepAliveTimeout = 5000;
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(opts.port, '127.0.0.1', resolve);
+	});
+	const port = (server.address() as AddressInfo).port;
+	const url = `http://127.0.0.1:${port}`;
+	opts.log?.(`[proxy] ${url} -> ${backends.join(', ') || '(no process yet)'}${pinned ? `, pinning ${pinned}` : ', round-robin'}`);
+
+	return {
+		url,
+		port,
+		backends: () => [...backends],
+		setBackends(urls) {
+			backends = [...urls];
+			next = 0;
+		},
+		pinPaths(pattern) {
+			pinned = pattern;
+		},
+		forwarded: () => Object.fromEntries(counts),
+		async close() {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+			agent.destroy();
+		},
+	};
+}
