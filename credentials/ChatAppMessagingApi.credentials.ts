@@ -1,11 +1,12 @@
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
 	ICredentialTestRequest,
 	ICredentialType,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
 import { BASE_URL_EXPRESSION } from '../nodes/TimelineNavigation/transport/baseUrl';
+import { bearerAuthentication } from '../nodes/TimelineNavigation/transport/bearer';
 
 export class ChatAppMessagingApi implements ICredentialType {
 	name = 'chatAppMessagingApi';
@@ -42,14 +43,7 @@ export class ChatAppMessagingApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
-		},
-	};
+	authenticate: IAuthenticate = bearerAuthentication('apiKey');
 
 	// The service has no read-only "who am I" call. Looking up the status of a message id
 	// that cannot exist sends nothing and changes nothing: an unknown id (404) means the key
