@@ -66,7 +66,7 @@ interface Config {
 
 const HELP = `npm run bench [-- options]    (each option also as an environment variable)
   --items=N                 BENCH_ITEMS                items per send execution (2000)
-  --deliveries=M            BENCH_DELIVERIES           webhook deliveries per run (2000)
+  --deliveries=M            BENCH_DELIVERIES           webhook deliveries per run (1000)
   --rounds=R                BENCH_ROUNDS               rounds; medians are reported (3)
   --concurrency=C           BENCH_CONCURRENCY          requests in flight for the plain loop, and the
                                                        node's default it is compared with (10)
@@ -108,7 +108,7 @@ function readConfig(argv: string[]): Config {
 	}
 	return {
 		items: int('items', 'BENCH_ITEMS', 2000),
-		deliveries: int('deliveries', 'BENCH_DELIVERIES', 2000),
+		deliveries: int('deliveries', 'BENCH_DELIVERIES', 1000),
 		rounds: int('rounds', 'BENCH_ROUNDS', 3),
 		concurrency: int('concurrency', 'BENCH_CONCURRENCY', 10),
 		webhookConcurrency: int('webhook-concurrency', 'BENCH_WEBHOOK_CONCURRENCY', 20),
@@ -379,13 +379,13 @@ function statusPayload(id: string, i: number): object {
 }
 
 async function runWebhook(
+	n8n: N8nInstance,
 	variant: WebhookVariant,
 	count: number,
 	concurrency: number,
 	round: number,
 	tag: string,
 ): Promise<WebhookRun> {
-	const { n8n } = variant;
 	const before = await newestExecutionId(n8n, variant.workflowId);
 	const sampler = new MemorySampler(n8n.pid).start();
 	const t0 = Date.now();
@@ -698,7 +698,7 @@ async function main(): Promise<void> {
 		}
 		for (const v of webhookVariants) {
 			for (let attempt = 0; ; attempt++) {
-				const r = await runWebhook(v, 50, cfg.webhookConcurrency, 0, `warm${attempt}`);
+				const r = await runWebhook(v.n8n, v, 50, cfg.webhookConcurrency, 0, `warm${attempt}`);
 				if (r.nothingLost) break;
 				if (attempt >= 5) throw new Error(`${v.label}: warm-up deliveries failed: ${JSON.stringify(r.statuses)}`);
 				await sleep(1000);
@@ -737,7 +737,7 @@ async function main(): Promise<void> {
 				log(`[bench]   sandbox alone POST /v1/fast-forward @${cfg.concurrency}: ${ff.itemsPerSecond.toFixed(0)} req/s`);
 			}
 			for (const v of rotate(webhookVariants, round - 1)) {
-				const r = await runWebhook(v, cfg.deliveries, cfg.webhookConcurrency, round, `r${round}_${started}`);
+				const r = await runWebhook(v.n8n, v, cfg.deliveries, cfg.webhookConcurrency, round, `r${round}_${started}`);
 				webhookRuns.get(v.key)!.push(r);
 				log(
 					`[bench]   webhooks ${v.label}: ${r.acceptedPerSecond.toFixed(0)} accepted/s, p50 ${r.p50Ms.toFixed(1)} ms, ` +
