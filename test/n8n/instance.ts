@@ -646,15 +646,24 @@ async function request(
 	headers: Record<string, string>,
 	allowError = false,
 ): Promise<HttpResult> {
-	const res = await fetch(url, {
-		method,
-		headers: {
-			accept: 'application/json',
-			...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-			...headers,
-		},
-		body: body !== undefined ? JSON.stringify(body) : undefined,
-	});
+	const send = () =>
+		fetch(url, {
+			method,
+			headers: {
+				accept: 'application/json',
+				...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+				...headers,
+			},
+			body: body !== undefined ? JSON.stringify(body) : undefined,
+		});
+	let res = await send();
+	// On a saturated machine n8n's database ping can time out and n8n then answers 503
+	// ("Database is not ready!") for a while: a read is safe to repeat.
+	for (let attempt = 1; res.status === 503 && method === 'GET' && attempt <= 30; attempt++) {
+		await res.text();
+		await sleep(1000);
+		res = await send();
+	}
 	const text = await res.text();
 	let parsed: any = text;
 	try {
