@@ -919,10 +919,11 @@ async function main(): Promise<void> {
 		const ratio2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
 		for (const [op, s] of Object.entries(results.sends)) {
 			results.notes.push(
-				`${op}: the ceiling reaches ${ratio2(s.ratios.ceilingOverPlain)} of the plain loop, so no node can reach 0.8 of it. ` +
-					`n8n's HTTP stack opens a new connection for every request: the plain loop made to do the same runs at ` +
-					`${ratio2(s.ratios.plainNewOverPlain)} of its keep-alive self; and every item goes through n8n's credential ` +
-					'authentication, its axios request and the execution bookkeeping, which no node can skip.',
+				`${op}: the ceiling (a node doing nothing but one authenticated request per item) reaches ` +
+					`${ratio2(s.ratios.ceilingOverPlain)} of the plain loop, so no node can reach 0.8 of it. n8n's HTTP stack opens a ` +
+					`new connection for every request; the plain loop made to do the same ran at ${ratio2(s.ratios.plainNewOverPlain)} ` +
+					"of its keep-alive self here, so the rest is n8n's own work per request (credential authentication, its axios " +
+					'stack with proxy and SSRF checks, the execution bookkeeping), which no community node can skip.',
 			);
 		}
 		if (results.targets.some((t) => /\/ ceiling/.test(t.name) && !t.met)) {
