@@ -8,6 +8,22 @@ import type {
 import { BASE_URL_EXPRESSION } from '../nodes/TimelineNavigation/transport/baseUrl';
 import { bearerAuthentication } from '../nodes/TimelineNavigation/transport/bearer';
 
+// Every status outside 2xx (HTTP status codes run from 100 to 599; a 1xx is never a final
+// answer) except 404, the expected answer to the lookup of a made-up message id.
+const STATUSES_THAT_FAIL_THE_TEST = Array.from({ length: 300 }, (_, i) => 300 + i).filter(
+	(status) => status !== 404,
+);
+
+function failureMessage(status: number): string {
+	if (status === 401) {
+		return 'The service rejected the API key (HTTP 401). Copy the key again from the account dashboard.';
+	}
+	if (status === 403) {
+		return 'The service refused the API key (HTTP 403): the key is not allowed to use the messaging API. Check it in the account dashboard.';
+	}
+	return `The messaging service answered HTTP ${status} instead of 404 to the lookup of a made-up message id, so the API key could not be checked. Check the Base URL and try again.`;
+}
+
 export class ChatAppMessagingApi implements ICredentialType {
 	name = 'chatAppMessagingApi';
 
@@ -45,35 +61,23 @@ export class ChatAppMessagingApi implements ICredentialType {
 
 	authenticate: IAuthenticate = bearerAuthentication('apiKey');
 
-	// The service has no read-only "who am I" call. Looking up the status of a message id
-	// that cannot exist sends nothing and changes nothing: an unknown id (404) means the key
-	// was accepted, so HTTP errors are read as answers and only an authentication refusal
-	// fails the test.
+	// The service has no read-only "who am I" call, and its error bodies are not documented, so
+	// the verdict rests on the HTTP status alone. Looking up the status of a message id that
+	// cannot exist sends nothing and changes nothing: 404 means the key was accepted. n8n's
+	// "ignore every status error except these" list lets that 404 (and any 2xx) reach the
+	// verdict as an answer, while 401, 403 and every other status stay errors, matched by
+	// status in `rules` whatever their body.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: BASE_URL_EXPRESSION,
 			url: '/messages/n8n-credential-test',
 			method: 'GET',
-			ignoreHttpStatusErrors: true,
+			ignoreHttpStatusErrors: { ignore: true, except: STATUSES_THAT_FAIL_THE_TEST },
 		},
-		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error.code',
-					value: 'unauthorized',
-					message:
-						'The service rejected the API key (HTTP 401). Copy the key again from the account dashboard.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error.code',
-					value: 'forbidden',
-					message: 'The API key is not allowed to use the messaging API (HTTP 403).',
-				},
-			},
-		],
+		rules: STATUSES_THAT_FAIL_THE_TEST.map((status) => ({
+			type: 'responseCode' as const,
+			properties: { value: status, message: failureMessage(status) },
+		})),
 	};
 }
+

@@ -1,5 +1,7 @@
 // Each credential's test request, run as n8n's credential tester runs it, against the sandbox.
 import { startSandbox, type Sandbox } from './sandbox/server';
+import type { FaultSpec } from './sandbox/types';
+import { ERROR_BODY_SHAPES } from './sandbox/testkit';
 import { testCredential } from './harness';
 
 let sandbox: Sandbox;
@@ -74,6 +76,41 @@ describe('Chat-App Messaging API credential', () => {
 		const result = await testCredential('chatAppMessagingApi', { baseUrl: sandbox.url, apiKey: 'wrong-key' });
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/rejected the API key \(HTTP 401\)/);
+	});
+
+	// The error body is not documented (GAPS.md), so the verdict must rest on the status alone.
+	// Every time, as a real service would: n8n sends the request again after a 401.
+	const testWithAnswer = async (status: number, body: Pick<FaultSpec, 'body' | 'bodyText'>) => {
+		await sandbox.client.injectFault({ kind: 'status', status, path: '/v1/messages/n8n-credential-test', count: 10, ...body });
+		return testCredential('chatAppMessagingApi', { baseUrl: sandbox.url, apiKey: sandbox.messagingKey });
+	};
+
+	it.each(ERROR_BODY_SHAPES)('fails on HTTP 401 with %s, saying the key was rejected', async (_shape, body) => {
+		const result = await testWithAnswer(401, body);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/rejected the API key \(HTTP 401\)/);
+	});
+
+	it.each(ERROR_BODY_SHAPES)('fails on HTTP 403 with %s, saying the key is refused', async (_shape, body) => {
+		const result = await testWithAnswer(403, body);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/refused the API key \(HTTP 403\)/);
+	});
+
+	it.each(ERROR_BODY_SHAPES)('passes on HTTP 404 with %s: the key was accepted', async (_shape, body) => {
+		expect(await testWithAnswer(404, body)).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
+	it('passes on HTTP 200: the key was accepted (a message with that id exists)', async () => {
+		const result = await testWithAnswer(200, { body: { message_id: 'n8n-credential-test', status: 'delivered' } });
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
+	it.each([[400], [405], [429], [500], [502], [503]])('fails on HTTP %i, naming the status', async (status) => {
+		const result = await testWithAnswer(status, { bodyText: '' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain(`answered HTTP ${status} instead of 404`);
+		expect(result.message).toContain('could not be checked');
 	});
 
 	it('fails when given the timeline token instead of the messaging key', async () => {

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Workflow, type INode } from 'n8n-workflow';
+import { ChatAppMessagingTrigger } from '../dist/nodes/ChatAppMessagingTrigger/ChatAppMessagingTrigger.node';
 import { TimelineNavigation } from '../dist/nodes/TimelineNavigation/TimelineNavigation.node';
 import { OPERATIONS } from '../nodes/TimelineNavigation/actions/registry';
 import { descriptionViews, type DescriptionViews } from './description/views';
@@ -32,21 +33,29 @@ describe('the action node as the editor shows it', () => {
 	});
 });
 
+/** A node's subtitle as the editor evaluates it for these parameters. */
+async function subtitleOf(type: string, subtitle: string, parameters: INode['parameters']): Promise<unknown> {
+	const pkg = await getPackage();
+	const node: INode = { id: 'subtitle', name: 'Node', type, typeVersion: 1, position: [0, 0], parameters };
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: pkg.nodeTypes });
+	return await workflow.expression.getSimpleParameterValue(node, subtitle, 'internal', {});
+}
+
 describe('the canvas subtitle', () => {
 	it.each(OPERATIONS.map((op) => [op.key, op] as const))('for %s reads as the panel names it', async (_key, op) => {
-		const pkg = await getPackage();
-		const node: INode = {
-			id: 'subtitle',
-			name: 'Node',
-			type: 'n8n-nodes-timeline-navigation.timelineNavigation',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: { resource: op.resource.value, operation: op.operation.value },
-		};
-		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: pkg.nodeTypes });
 		const subtitle = new TimelineNavigation().description.subtitle!;
-		expect(await workflow.expression.getSimpleParameterValue(node, subtitle, 'internal', {})).toBe(
+		const parameters = { resource: op.resource.value, operation: op.operation.value };
+		expect(await subtitleOf('n8n-nodes-timeline-navigation.timelineNavigation', subtitle, parameters)).toBe(
 			`${op.resource.name}: ${op.operation.name}`,
 		);
+	});
+
+	it.each([
+		[['message.inbound'], 'On Inbound Message'],
+		[['message.status'], 'On Message Status'],
+		[['message.inbound', 'message.status'], 'On Inbound Message and Message Status'],
+	])("for the trigger on %j reads '%s'", async (events, expected) => {
+		const subtitle = new ChatAppMessagingTrigger().description.subtitle!;
+		expect(await subtitleOf('n8n-nodes-timeline-navigation.chatAppMessagingTrigger', subtitle, { events })).toBe(expected);
 	});
 });

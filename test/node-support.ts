@@ -42,7 +42,7 @@ export function credentialsFor(sandbox: Sandbox, keys: { timeline?: string; mess
 }
 
 /** The node's credential for a resource, as the editor stores it on the node. */
-function nodeCredentialsFor(resource: unknown) {
+export function nodeCredentialsFor(resource: unknown) {
 	const service = RESOURCES.find((candidate) => candidate.value === resource)?.service;
 	if (!service) throw new Error(`No resource "${String(resource)}" in the registry`);
 	return { [SERVICE_CREDENTIALS[service].type]: CREDENTIAL_REFS[service] };

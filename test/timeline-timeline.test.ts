@@ -1,8 +1,6 @@
 // Timeline resource (Group B) and the timeline picker's list search.
 import { runListSearch } from './harness';
-import { byId, NODE_TYPE, sent, useSandbox } from './node-support';
-
-const NODE_CREDENTIALS = { timelineNavigationApi: { id: 'tl', name: 'Timeline' } };
+import { byId, NODE_TYPE, nodeCredentialsFor, sent, useSandbox } from './node-support';
 
 const t = useSandbox();
 
@@ -227,7 +225,7 @@ describe('the timeline picker (listSearch searchTimelines)', () => {
 		runListSearch({
 			nodeType: NODE_TYPE,
 			method: 'searchTimelines',
-			nodeCredentials: NODE_CREDENTIALS,
+			nodeCredentials: nodeCredentialsFor('timeline'),
 			credentials: t.credentials,
 			filter,
 			parameters: { resource: 'timeline', operation: 'delete' },
@@ -259,7 +257,7 @@ describe('the timeline picker (listSearch searchTimelines)', () => {
 			runListSearch({
 				nodeType: NODE_TYPE,
 				method: 'searchTimelines',
-				nodeCredentials: NODE_CREDENTIALS,
+				nodeCredentials: nodeCredentialsFor('timeline'),
 				credentials: [{ ...t.credentials[0], data: { baseUrl: t.sandbox.url, accessToken: 'wrong-key' } }],
 			}),
 		).rejects.toThrow(/^Timeline → Search failed: the service answered HTTP 401/);

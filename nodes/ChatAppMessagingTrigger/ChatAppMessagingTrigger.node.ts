@@ -23,7 +23,7 @@ import {
 	STATUS_EVENT,
 	windowOpenUntil,
 } from './events';
-import { triggerProperties } from './TriggerDescription';
+import { triggerProperties, triggerSubtitle } from './TriggerDescription';
 
 /** Answers the call itself (n8n answers only with the webhook's fixed 200 otherwise). */
 function reply(
@@ -58,7 +58,7 @@ export class ChatAppMessagingTrigger implements INodeType {
 		// content type) unread; `webhook()` reads those itself. Saved workflows keep version 1.
 		version: [1, 1.1],
 		defaultVersion: 1.1,
-		subtitle: '={{"On " + [].concat($parameter["events"]).join(" and ")}}',
+		subtitle: triggerSubtitle,
 		description:
 			'Starts the workflow when the Chat-App Messaging service reports an inbound message or a delivery status',
 		defaults: { name: 'Chat-App Messaging Trigger' },

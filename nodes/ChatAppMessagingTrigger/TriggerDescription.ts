@@ -1,6 +1,23 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { MAX_REMEMBERED } from './deliveryMemory';
 
+const EVENT_OPTIONS = [
+	{
+		name: 'Inbound Message',
+		value: 'message.inbound',
+		description: 'A customer writes to the account (message.inbound); opens the 24-hour window',
+	},
+	{
+		name: 'Message Status',
+		value: 'message.status',
+		description: 'The delivery status of a sent message changes, e.g. delivered, then read (message.status)',
+	},
+];
+
+/** Under the node on the canvas: the chosen events as the panel names them, "On Inbound Message". */
+const eventNames = Object.fromEntries(EVENT_OPTIONS.map((option) => [option.value, option.name]));
+export const triggerSubtitle = `={{ "On " + [].concat($parameter["events"]).map((event) => (${JSON.stringify(eventNames)})[event] ?? event).join(" and ") }}`;
+
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
@@ -14,18 +31,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'events',
 		type: 'multiOptions',
 		required: true,
-		options: [
-			{
-				name: 'Inbound Message',
-				value: 'message.inbound',
-				description: 'A customer writes to the account (message.inbound); opens the 24-hour window',
-			},
-			{
-				name: 'Message Status',
-				value: 'message.status',
-				description: 'The delivery status of a sent message changes, e.g. delivered, then read (message.status)',
-			},
-		],
+		options: EVENT_OPTIONS,
 		default: ['message.inbound', 'message.status'],
 		description: 'Which events start the workflow. Other events are acknowledged and start nothing.',
 	},

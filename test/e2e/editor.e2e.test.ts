@@ -1,134 +1,158 @@
 /**
- * The editor in a real browser (Debian's Chromium, driven by playwright-core): sign in, open a
- * new workflow, find both nodes in the node creator by "Timeline" and by the alias "chat", add
- * the action node through one of its actions (resource Message, operation Send Template), see
- * its typed fields and its own icon, and save a screenshot to .artifacts/e2e/ (git-ignored).
+ * The editor as a newcomer meets it, in a real browser (Debian's Chromium, driven by
+ * playwright-core): the node panel's search shows which service each node drives, Send Template
+ * labels each parameter with its placeholder, the canvas subtitle reads as the panel does, and the
+ * trigger, while listening, names the Chat-App Messaging service. Screenshots go to
+ * .artifacts/e2e/ (git-ignored).
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-
-import { CHROMIUM_ARGS, ensureChromium } from '../n8n/browser';
-import { ARTIFACTS_DIR } from '../n8n/runtime';
+import { creatorItem, newWorkflowWithManualTrigger, openBrowser, searchCreator, signIn, type Editor } from './browserSupport';
 import { n8n } from './support';
 
-const SHOTS = path.join(ARTIFACTS_DIR, 'e2e');
-let context: BrowserContext;
-let page: Page;
-let profile: string;
+const ACTION_NODE = 'Timeline Navigation & Chat-App Messaging';
+/** n8n lists a trigger under its app's name, without " Trigger". */
+const TRIGGER_ENTRY = 'Chat-App Messaging';
+const TRIGGER_DESCRIPTION = 'Starts the workflow when the Chat-App Messaging service reports an inbound message or a delivery status';
+const ACTION_DESCRIPTION_START = 'Drive the Timeline Navigation service';
+
+let editor: Editor;
+let page: Editor['page'];
 
 jest.setTimeout(240_000);
 
 beforeAll(async () => {
-	const executablePath = await ensureChromium((line) => process.stderr.write(line + '\n'));
-	profile = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-chromium-'));
-	context = await chromium.launchPersistentContext(profile, {
-		executablePath,
-		headless: true,
-		args: CHROMIUM_ARGS,
-		viewport: { width: 1440, height: 900 },
-	});
-	page = context.pages()[0] ?? (await context.newPage());
-	page.setDefaultTimeout(30_000);
+	editor = await openBrowser();
+	page = editor.page;
+	await signIn(page);
 });
 
 afterAll(async () => {
-	await context?.close();
-	if (profile) fs.rmSync(profile, { recursive: true, force: true });
+	await editor?.close();
 });
 
-async function shot(name: string) {
-	fs.mkdirSync(SHOTS, { recursive: true });
-	const file = path.join(SHOTS, name);
-	await page.screenshot({ path: file });
-	return file;
+const shot = (name: string) => editor.shot(name);
+
+/** Runs a step of a test, keeping a screenshot of the page if it fails. */
+async function step(failureShot: string, work: () => Promise<void>): Promise<void> {
+	try {
+		await work();
+	} catch (error) {
+		await shot(failureShot).catch(() => undefined);
+		throw error;
+	}
 }
 
-async function searchCreator(term: string): Promise<string[]> {
-	const search = page.locator('[data-test-id=node-creator-search-bar]');
-	await search.fill('');
-	await search.fill(term);
-	const items = page.locator('[data-test-id=node-creator-item-name]');
-	await items.first().waitFor();
-	await page.waitForTimeout(300); // the list settles after typing
-	return (await items.allInnerTexts()).map((t) => t.trim());
+/** The text of the panel entry whose name is `name` (name and description). */
+async function creatorEntryText(name: string): Promise<string> {
+	return await page.locator('[data-test-id=item-iterator-item]', { has: creatorItem(page, name) }).first().innerText();
+}
+
+async function newWorkflow(): Promise<void> {
+	await page.goto(`${n8n.url}/workflow/new`);
+	await page.locator('[data-test-id=canvas-plus-button]').click();
 }
 
 describe('the editor in headless Chromium', () => {
-	test('sign in, find both nodes, add the action node as Message → Send Template, see its fields and icon', async () => {
-		try {
-			await page.goto(`${n8n.url}/signin`);
-			await page.locator('input[name=emailOrLdapLoginId], input[name=email]').first().fill(n8n.owner.email);
-			await page.locator('input[name=password]').fill(n8n.owner.password);
-			await page.getByRole('button', { name: /sign in/i }).click();
-			await page.waitForURL((u) => !u.pathname.includes('/signin'));
-
-			await page.goto(`${n8n.url}/workflow/new`);
-			await page.locator('[data-test-id=canvas-plus-button]').click();
-
-			// An empty workflow first asks for a trigger: the trigger node is listed there (n8n
-			// drops " Trigger" from its name in this list), found by name and by its alias.
-			const TRIGGER_TEXT = 'Starts the workflow when the Chat-App Messaging service';
-			const itemsWith = (text: string) => page.locator('[data-test-id=node-creator]').getByText(text);
+	test('searching shows which service each node drives, with its own icon', async () => {
+		await step('editor-failure-search.png', async () => {
+			await newWorkflow();
+			// An empty workflow first asks for a trigger.
 			for (const term of ['chat', 'messaging']) {
-				expect(await searchCreator(term)).toContain('Chat-App Messaging');
-				await expect(itemsWith(TRIGGER_TEXT).count()).resolves.toBeGreaterThan(0);
+				expect(await searchCreator(page, term, TRIGGER_ENTRY)).toEqual(expect.arrayContaining([TRIGGER_ENTRY, ACTION_NODE]));
 			}
-			await shot('editor-node-creator-trigger.png');
-			// the entry carries the package's app icon (n8n lists a trigger under its app's icon), loaded
-			const triggerIcons = await page.locator('[data-test-id=node-creator] img[src*="/icons/n8n-nodes-timeline-navigation/"]').evaluateAll((imgs) =>
-				imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth),
-			);
-			expect(triggerIcons.length).toBeGreaterThan(0);
-			for (const w of triggerIcons) expect(w).toBeGreaterThan(0);
+			expect(await creatorEntryText(TRIGGER_ENTRY)).toContain(TRIGGER_DESCRIPTION);
+			await shot('editor-search-chat.png');
+			const triggerIcons = await page
+				.locator('[data-test-id=node-creator] img[src*="/icons/n8n-nodes-timeline-navigation/"]')
+				.evaluateAll((imgs) => imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth));
+			expect(triggerIcons.length).toBeGreaterThanOrEqual(2);
+			for (const width of triggerIcons) expect(width).toBeGreaterThan(0);
 
-			// Start with a manual trigger, then the action node is offered as a next step.
-			const manual = await searchCreator('manual');
-			await page.locator('[data-test-id=node-creator-item-name]').first().click();
-			expect(manual[0]).toMatch(/manual/i);
-			await page.locator('[data-test-id=canvas-node]').first().waitFor();
-			await page.keyboard.press('Escape');
-			await page.locator('[data-test-id=node-creator-plus-button]').click();
-			// n8n lists the package once, as an app whose actions and triggers open on click
-			for (const term of ['Timeline', 'chat']) {
-				expect(await searchCreator(term)).toContain('Timeline Navigation & Chat-App Messaging');
-			}
-			await shot('editor-node-creator-action.png');
+			// Start with a manual trigger; the action node is then offered as a next step.
+			await newWorkflowWithManualTrigger(page);
+			expect(await searchCreator(page, 'timeline', ACTION_NODE)).toContain(ACTION_NODE);
+			expect(await creatorEntryText(ACTION_NODE)).toContain(ACTION_DESCRIPTION_START);
+			await shot('editor-search-timeline.png');
+			expect(await searchCreator(page, 'chat', ACTION_NODE)).toContain(ACTION_NODE);
+			const actionIcons = await page
+				.locator('img[src*="timelineNavigation.svg"], img[src*="timelineNavigation.dark.svg"]')
+				.evaluateAll((imgs) => imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth));
+			expect(actionIcons.length).toBeGreaterThanOrEqual(1);
+			for (const width of actionIcons) expect(width).toBeGreaterThan(0);
+		});
+	});
 
-			// the creator shows the action node's own icon (an SVG file served by n8n), loaded
-			const icons = await page.locator('img[src*="timelineNavigation.svg"], img[src*="timelineNavigation.dark.svg"]').evaluateAll((imgs) =>
-				imgs.map((i) => ({ src: (i as unknown as { src: string }).src, w: (i as unknown as { naturalWidth: number }).naturalWidth })),
-			);
-			expect(icons.length).toBeGreaterThanOrEqual(1);
-			for (const icon of icons) expect(icon.w).toBeGreaterThan(0);
-
-			// open the action node's actions and choose Message → Send Template
-			await page.locator('[data-test-id=node-creator-item-name]', { hasText: /^Timeline Navigation & Chat-App Messaging$/ }).first().click();
+	test('Send Template labels each parameter with its placeholder, and the canvas reads "Message: Send Template"', async () => {
+		await step('editor-failure-send-template.png', async () => {
+			await newWorkflowWithManualTrigger(page);
+			await searchCreator(page, 'timeline', ACTION_NODE);
+			await creatorItem(page, ACTION_NODE).click();
 			await page.getByText('Send a template message', { exact: true }).first().click();
 
-			// the node details view with the operation's typed fields
 			const ndv = page.locator('[data-test-id=ndv]');
 			await ndv.waitFor();
-			for (const label of ['Resource', 'Operation', 'To', 'Template ID', 'Parameters Input']) {
-				await expect(ndv.getByText(label, { exact: true }).first().isVisible()).resolves.toBe(true);
-			}
-			// the chosen resource and operation, and the node's own icon in the header
 			const selected = await ndv.locator('input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
 			expect(selected).toEqual(expect.arrayContaining(['Message', 'Send Template']));
-			await expect(page.locator('img[src*="/icons/n8n-nodes-timeline-navigation/"]').count()).resolves.toBeGreaterThan(0);
-			const file = await shot('editor-send-template.png');
-			expect(fs.statSync(file).size).toBeGreaterThan(10_000);
+			await ndv.locator('[data-test-id=parameter-input-templateId] input').fill('event_alert');
+			await page.keyboard.press('Tab');
 
-			// back on the canvas: one node of the package's type, with its icon
-			await page.keyboard.press('Escape');
+			const parameters = ndv.locator('[data-test-id=fixed-collection-templateParameters]');
+			const values = ['Alexandria', 'noon', 'The lighthouse is lit'];
+			for (const [index, value] of values.entries()) {
+				const position = index + 1;
+				await parameters.locator('input[placeholder="Add Parameter"]').last().click();
+				// The choices name the placeholders still free, in order.
+				const offered = page.locator('.el-select-dropdown__item:visible');
+				await offered.first().waitFor();
+				expect((await offered.allInnerTexts())[0]).toBe(`Parameter {{${position}}}`);
+				await offered.getByText(`Parameter {{${position}}}`, { exact: true }).click();
+				await parameters.getByText(`Value of {{${position}}}`, { exact: true }).waitFor();
+				await parameters.locator('[data-test-id=parameter-input-value] input').nth(index).fill(value);
+			}
+			await page.keyboard.press('Tab');
+			const labels = (await parameters.innerText()).split('\n').filter((line) => /\{\{\d\}\}/.test(line));
+			expect(labels).toEqual([
+				'Parameter {{1}}',
+				'Value of {{1}}',
+				'Parameter {{2}}',
+				'Value of {{2}}',
+				'Parameter {{3}}',
+				'Value of {{3}}',
+			]);
+			await expect(page.locator('img[src*="/icons/n8n-nodes-timeline-navigation/"]').count()).resolves.toBeGreaterThan(0);
+			await shot('editor-send-template.png');
+
+			await page.locator('[data-test-id=ndv-close-button]').click();
 			const node = page.locator('[data-test-id=canvas-node]', { has: page.locator('img[src*="timelineNavigation"]') });
 			await node.first().waitFor();
+			expect(await node.first().innerText()).toContain('Message: Send Template');
 			await expect(page.locator('[data-test-id=canvas-node]').count()).resolves.toBe(2);
 			await shot('editor-canvas.png');
-		} catch (err) {
-			await shot('editor-failure.png').catch(() => undefined);
-			throw err;
-		}
+		});
+	});
+
+	test('the trigger, while listening, says which service to go to', async () => {
+		await step('editor-failure-trigger.png', async () => {
+			await newWorkflow();
+			await searchCreator(page, 'chat', TRIGGER_ENTRY);
+			await creatorItem(page, TRIGGER_ENTRY).click();
+			// The trigger's events are offered as its actions.
+			await page.getByText('On inbound message', { exact: true }).first().click();
+			const ndv = page.locator('[data-test-id=ndv]');
+			await ndv.waitFor();
+			await ndv.locator('[data-test-id=trigger-execute-button]').click();
+			await ndv.getByText('Listening for test event', { exact: true }).waitFor();
+			await expect(ndv.getByText('Go to Chat-App Messaging and create an event', { exact: true }).isVisible()).resolves.toBe(true);
+			await shot('editor-trigger-listening.png');
+
+			// On the canvas, the waiting trigger explains itself and names its event as the panel does.
+			await page.locator('[data-test-id=ndv-close-button]').click();
+			const canvas = page.locator('[data-test-id=canvas-wrapper]');
+			await canvas
+				.getByText('Waiting for the Chat-App Messaging service: write to your chat-app number, or send a message and wait for its delivery status', { exact: true })
+				.first()
+				.waitFor();
+			expect(await canvas.innerText()).toContain('On Inbound Message');
+			await shot('editor-trigger-waiting.png');
+		});
 	});
 });

@@ -103,7 +103,10 @@ describe('example workflows in real n8n', () => {
 		expect(sends.every((r) => r.responseStatus === 200)).toBe(true);
 
 		const events = cliNodeOutput(data, 'Events in the Last Day');
-		expect(events).toEqual(seeded.map((e) => ({ time: e.time, description: e.description })));
+		// each event item also carries the location and time range it answers
+		expect(events).toEqual(
+			seeded.map((e) => ({ time: e.time, description: e.description, location: EXAMPLE_DATA.location, time_range: monitor[0].query.time_range })),
+		);
 		const alerts = cliNodeOutput(data, 'Alert the Customer');
 		expect(alerts).toHaveLength(seeded.length);
 		for (const a of alerts) expect(a.message_id).toMatch(/^msg_/);

@@ -1,13 +1,13 @@
 /**
  * Smoke test in a real n8n: the package loads as a community package (both node types and
  * both credential types), and n8n's own credential test endpoint (the editor's "Test"
- * button, POST /rest/credentials/test) passes with the sandbox keys and fails with a wrong one.
+ * button, POST /rest/credentials/test) passes with the sandbox keys and fails with a wrong one;
+ * the messaging key's verdict follows the HTTP status (401/403 fail, 404 passes) whatever the body.
  */
 import { CREDENTIAL_TYPES, NODE_TYPES } from '../n8n/instance';
-import { loadE2eEnv } from '../n8n/e2e';
-
-const env = loadE2eEnv();
-const n8n = env.client;
+import type { FaultSpec } from '../sandbox/types';
+import { ERROR_BODY_SHAPES } from '../sandbox/testkit';
+import { env, n8n, sandbox } from './support';
 
 describe('the package in a real n8n', () => {
 	test('n8n loads both node types under the package name', async () => {
@@ -77,4 +77,36 @@ describe("n8n's credential test endpoint against the sandbox", () => {
 			expect(result.message).not.toMatch(/\n\s+at /); // no stack trace
 		});
 	}
+});
+
+describe("n8n's credential test of the messaging key rests on the HTTP status, whatever the body", () => {
+	const check = async (status: number, body: Pick<FaultSpec, 'body' | 'bodyText'>) => {
+		// Every time: n8n sends the request again after a 401.
+		await sandbox.injectFault({ kind: 'status', status, path: '/v1/messages/n8n-credential-test', count: 10, ...body });
+		try {
+			const data = { baseUrl: env.sandbox.url, apiKey: env.sandbox.messagingKey };
+			return (await n8n.rest('POST', '/credentials/test', { credentials: { ...env.credentials.messaging, data } }))
+				.body as { status: string; message: string };
+		} finally {
+			await sandbox.clearFaults();
+		}
+	};
+
+	test.each(ERROR_BODY_SHAPES)('HTTP 401 with %s fails: the key was rejected', async (_shape, body) => {
+		expect(await check(401, body)).toEqual({ status: 'Error', message: expect.stringMatching(/rejected the API key \(HTTP 401\)/) });
+	});
+
+	test.each(ERROR_BODY_SHAPES)('HTTP 403 with %s fails: the key is refused', async (_shape, body) => {
+		expect(await check(403, body)).toEqual({ status: 'Error', message: expect.stringMatching(/refused the API key \(HTTP 403\)/) });
+	});
+
+	test.each(ERROR_BODY_SHAPES)('HTTP 404 with %s passes: the key was accepted', async (_shape, body) => {
+		expect(await check(404, body)).toEqual(expect.objectContaining({ status: 'OK' }));
+	});
+
+	test('HTTP 500 fails, naming the status', async () => {
+		const result = await check(500, { body: { message: 'Internal error' } });
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain('answered HTTP 500 instead of 404');
+	});
 });

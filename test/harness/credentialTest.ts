@@ -86,6 +86,9 @@ export async function testCredential(
 	try {
 		response = await routingNode.runNode();
 	} catch (error) {
+		// As n8n 2.41's CredentialsTester.runRequestTest: responseCode rules, then any status
+		// outside 2xx fails with the reason phrase (or the bare status), then the network code,
+		// then the error's own message.
 		const httpResponse = error.cause?.response;
 		if (httpResponse) {
 			for (const rule of testRequest.rules ?? []) {
@@ -93,9 +96,12 @@ export async function testCredential(
 					return { status: 'Error', message: rule.properties.message };
 				}
 			}
-			return { status: 'Error', message: httpResponse.statusText || `Received HTTP status code: ${httpResponse.status}` };
+			if (httpResponse.status < 199 || httpResponse.status > 299) {
+				return { status: 'Error', message: httpResponse.statusText || `Received HTTP status code: ${httpResponse.status}` };
+			}
+		} else if (error.cause?.code) {
+			return { status: 'Error', message: error.cause.code };
 		}
-		if (error.cause?.code) return { status: 'Error', message: error.cause.code };
 		return { status: 'Error', message: String(error.message) };
 	}
 	const body = response?.[0]?.[0]?.json;

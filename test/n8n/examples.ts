@@ -2,11 +2,14 @@
  * The example workflows (examples/*.json) and the sandbox data they need to run out of the box:
  * events at the scheduled example's location within the last day, and the contact whose
  * `first_name` fills the inbound reply's `{first_name}`. Used by `npm start` and the e2e suite.
+ * `npm start` also seeds one timeline with an anchor and an item, so that every timeline
+ * picker in the editor has something to list.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import type { SandboxClient } from '../sandbox/client';
+import { api } from '../sandbox/testkit';
 import { wireCredentials, type N8nClient, type StoredCredential, type WorkflowJson } from './instance';
 import { PROJECT_ROOT } from './runtime';
 
@@ -27,6 +30,13 @@ export const EXAMPLE_DATA = {
 		{ hoursAgo: 5, description: 'The lighthouse of Pharos is lit for the first time' },
 		{ hoursAgo: 2, description: 'A ship from Rhodes arrives in the Great Harbour' },
 	],
+	/** The timeline `npm start` seeds, with an anchor and an item (fixed points at the traveller's now). */
+	timeline: {
+		name: 'Library of Alexandria',
+		description: 'Seeded by npm start: one anchor and one item',
+		anchorDescription: 'The day the scrolls were counted',
+		itemName: 'Scroll of Callimachus',
+	},
 } as const;
 
 export const EXAMPLE_FILES = {
@@ -58,6 +68,30 @@ export async function seedExampleData(
 		seeded.push(event);
 	}
 	return seeded;
+}
+
+export interface DemoTimeline {
+	timelineId: string;
+	anchorId: string;
+	itemId: string;
+}
+
+/**
+ * Creates EXAMPLE_DATA.timeline through the service API with the timeline key (each key has
+ * its own timelines), then an anchor and an item in it.
+ */
+export async function seedDemoTimeline(sandbox: { url: string; timelineKey: string }): Promise<DemoTimeline> {
+	const service = api(sandbox.url, sandbox.timelineKey);
+	const post = async (path: string, body: object) => {
+		const response = await service.post(path, body);
+		if (response.status !== 201) throw new Error(`Seeding POST ${path} failed: HTTP ${response.status} ${JSON.stringify(response.data)}`);
+		return response.data;
+	};
+	const { name, description, anchorDescription, itemName } = EXAMPLE_DATA.timeline;
+	const timeline = await post('/timelines', { name, description });
+	const anchor = await post('/anchors', { timeline_id: timeline.timeline_id, description: anchorDescription });
+	const item = await post('/items', { timeline_id: timeline.timeline_id, name: itemName });
+	return { timelineId: timeline.timeline_id, anchorId: anchor.anchor_id, itemId: item.item_id };
 }
 
 /** Imports one example with its credentials wired by type; returns the workflow id. */

@@ -2,7 +2,8 @@
  * `npm start`: the sandbox and a real n8n with this package, ready to click through.
  *
  * After `npm run build`: installs Node 24 + n8n the first time (.n8n-runtime/), starts the
- * sandbox on 127.0.0.1:4010 and n8n on 127.0.0.1:5678 with this package installed as a
+ * sandbox on 127.0.0.1:4010 (seeded with the examples' events and contacts, and one timeline
+ * with an anchor and an item) and n8n on 127.0.0.1:5678 with this package installed as a
  * community package, an owner account, both credentials pointing at the sandbox, and every
  * examples/*.json imported (credentials wired). Ctrl-C stops both.
  *
@@ -23,7 +24,7 @@ import {
 	type WorkflowJson,
 } from './instance';
 import { PROJECT_ROOT, RUNTIME_DIR, ensureRuntime } from './runtime';
-import { EXAMPLE_DATA, seedExampleData } from './examples';
+import { EXAMPLE_DATA, seedDemoTimeline, seedExampleData } from './examples';
 import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials, webhookHeadersFor } from './sandboxCredentials';
 import { webhookUrlsOf } from './webhooks';
 
@@ -96,12 +97,15 @@ async function main() {
 		if (port === 0) log(`[start] port ${SANDBOX_PORT} is busy; the sandbox takes a free port`);
 		sandbox = (await startSandbox({ port })) as Sandbox;
 		log(`[start] sandbox on ${sandbox.url}`);
-		// What the example workflows need: events at their location in the last day, contacts.
+		// What the example workflows need: events at their location in the last day, contacts;
+		// and a timeline (with an anchor and an item) for the editor's timeline pickers.
 		const events = await seedExampleData(sandbox.client);
-		log(
-			`[start] sandbox seeded: ${events.length} events at ${EXAMPLE_DATA.location} in the last day, ` +
-				`contacts ${EXAMPLE_DATA.contacts.map((c) => `${c.phone} (${c.fields.first_name})`).join(', ')}`,
-		);
+		const timeline = await seedDemoTimeline(sandbox);
+		const sandboxData =
+			`timeline "${EXAMPLE_DATA.timeline.name}" (${timeline.timelineId}) with an anchor and an item; ` +
+			`${events.length} events at ${EXAMPLE_DATA.location} in the last day; ` +
+			`contacts ${EXAMPLE_DATA.contacts.map((c) => `${c.phone} (${c.fields.first_name})`).join(', ')}`;
+		log(`[start] sandbox seeded: ${sandboxData}`);
 
 		// 2. n8n with the package, in a persistent user folder.
 		n8n = await startN8n({
@@ -119,6 +123,7 @@ async function main() {
 		const examples = readExamples();
 		if (examples.length === 0) log('[start] examples/ holds no workflow yet: nothing to import');
 		let webhookTarget: string | undefined;
+		let replyWorkflow: string | undefined;
 		let webhookHeaders: Record<string, string> = {};
 		for (const { file, json } of examples) {
 			const id = await n8n.importWorkflow(wireCredentials(json, creds));
@@ -129,6 +134,7 @@ async function main() {
 					const urls = await webhookUrlsOf(n8n, id);
 					webhookTarget = urls.find((u) => u.nodeType === NODE_TYPES.trigger)?.url;
 					webhookHeaders = webhookHeadersFor(json);
+					replyWorkflow = json.name;
 					note = webhookTarget ? `, active, webhook ${webhookTarget}` : ', active';
 				} catch (err) {
 					note = `, could not activate: ${(err as Error).message.split('\n')[0]}`;
@@ -145,6 +151,7 @@ async function main() {
 		const inboundCurl =
 			`curl -s -X POST ${sandbox.url}/_sandbox/inbound -H 'content-type: application/json' ` +
 			`-d '{"from":"${EXAMPLE_DATA.demoPhone}","text":"Hello from the sandbox"}'`;
+		const repliesCurl = `curl -s '${sandbox.url}/_sandbox/requests?method=POST&path=/v1/messages'`;
 		const webhookCurl =
 			`curl -s -X POST ${sandbox.url}/_sandbox/webhook -H 'content-type: application/json' ` +
 			`-d '{"url":"${n8n.webhookBaseUrl}/<path of your trigger>"}'`;
@@ -154,6 +161,7 @@ async function main() {
 			` n8n editor:   ${n8n.url}/`,
 			` login:        ${n8n.owner.email}  /  ${n8n.owner.password}`,
 			` sandbox:      ${sandbox.url}   (timeline key ${sandbox.timelineKey}, messaging key ${sandbox.messagingKey})`,
+			` sandbox data: ${sandboxData}`,
 			` credentials:  ${Object.values(SANDBOX_CREDENTIAL_NAMES).map((n) => `"${n}"`).join(', ')}`,
 			` node types:   ${NODE_TYPES.action}, ${NODE_TYPES.trigger}`,
 			` public API:   ${n8n.url}/api/v1  (X-N8N-API-KEY: ${n8n.apiKey})`,
@@ -165,6 +173,13 @@ async function main() {
 					`               its production URL:\n   ${webhookCurl}`,
 			' simulate an inbound message:',
 			`   ${inboundCurl}`,
+			...(webhookTarget
+				? [
+						` see the reply: the executions of "${replyWorkflow}" at ${n8n.url}/home/executions,`,
+						'   and the messages the sandbox received (its request log):',
+						`   ${repliesCurl}`,
+					]
+				: []),
 			'',
 			` ready in ${((Date.now() - t0) / 1000).toFixed(1)} s. Ctrl-C stops n8n and the sandbox.`,
 			'==================================================================================',

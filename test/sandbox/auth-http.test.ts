@@ -226,6 +226,18 @@ describe('fault injection', () => {
 		expect(res.data).toEqual({ message: 'down' });
 	});
 
+	test('a text body or no body at all instead of JSON', async () => {
+		await sandbox.client.injectFault({ kind: 'status', status: 401, bodyText: 'Unauthorized', path: '/v1/timelines' });
+		await sandbox.client.injectFault({ kind: 'status', status: 403, bodyText: '', path: '/v1/travel' });
+		const text = await rawRequest(sandbox.url, 'GET', '/v1/timelines');
+		expect(text).toMatchObject({ status: 401, text: 'Unauthorized' });
+		expect(text.headers['content-type']).toBe('text/plain; charset=utf-8');
+		const empty = await rawRequest(sandbox.url, 'POST', '/v1/travel', { body: JSON.stringify(travelBody) });
+		expect(empty).toMatchObject({ status: 403, text: '' });
+		expect(empty.headers['content-type']).toBeUndefined();
+		expect(empty.headers['content-length']).toBe('0');
+	});
+
 	test('delay then a normal answer', async () => {
 		await sandbox.client.injectFault({ kind: 'delay', delayMs: 300, path: '/v1/travel' });
 		const started = Date.now();

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { errorBody, sendJson } from './http';
+import { errorBody, sendJson, sendText } from './http';
 import type { FaultKind, FaultSpec, FaultState } from './types';
 import { isObject, invalid, optionalInteger } from './validate';
 
@@ -71,6 +71,7 @@ function validateFault(input: unknown): FaultSpec {
 		throw invalid('retryAfter', "The field 'retryAfter' must be a number of seconds or an HTTP date string.");
 	}
 	if (input.headers !== undefined && !isObject(input.headers)) throw invalid('headers', "The field 'headers' must be an object of strings.");
+	if (input.bodyText !== undefined && typeof input.bodyText !== 'string') throw invalid('bodyText', "The field 'bodyText' must be a string.");
 	return {
 		...(input as unknown as FaultSpec),
 		kind: kind as FaultKind,
@@ -114,6 +115,10 @@ export async function applyFault(fault: FaultState, res: ServerResponse): Promis
 			const status = fault.status ?? 503;
 			const headers: Record<string, string> = { ...(fault.headers ?? {}) };
 			if (fault.retryAfter !== undefined) headers['Retry-After'] = String(fault.retryAfter);
+			if (fault.bodyText !== undefined) {
+				sendText(res, status, fault.bodyText, headers);
+				return true;
+			}
 			const body =
 				fault.body ?? errorBody(defaultCode(status), `Injected fault: the sandbox answered HTTP ${status} on purpose.`);
 			sendJson(res, status, body, headers);

@@ -61,6 +61,17 @@ export function sendJson(
 	res.end(text);
 }
 
+/** A body sent verbatim as text/plain; an empty one goes without any Content-Type. */
+export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+	if (res.headersSent || res.destroyed) return;
+	res.writeHead(status, {
+		...(text === '' ? {} : { 'Content-Type': 'text/plain; charset=utf-8' }),
+		'Content-Length': String(Buffer.byteLength(text)),
+		...headers,
+	});
+	res.end(text);
+}
+
 export function sendError(res: ServerResponse, error: HttpError): void {
 	sendJson(res, error.status, error.toBody(), error.headers);
 }

@@ -1,11 +1,24 @@
 /**
  * Helpers for the sandbox's own tests (usable by others too): an authenticated axios
- * instance, a raw node:http request (for GET bodies and dropped sockets), and a local
- * webhook receiver.
+ * instance, a raw node:http request (for GET bodies and dropped sockets), a local webhook
+ * receiver, and error bodies of shapes a real service might answer.
  */
 import axios, { type AxiosInstance } from 'axios';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FaultSpec } from './types';
+
+/**
+ * Error bodies of the shapes a real service might answer (the documents do not show one), as
+ * the body of a 'status' fault: code that must not depend on the body is tested with each.
+ */
+export const ERROR_BODY_SHAPES: Array<[shape: string, body: Pick<FaultSpec, 'body' | 'bodyText'>]> = [
+	['no body', { bodyText: '' }],
+	['a text body', { bodyText: 'Unauthorized' }],
+	['{"message": ...}', { body: { message: 'Unauthorized' } }],
+	['{"error": "..."}', { body: { error: 'invalid_api_key' } }],
+	['{"error": {"code": ...}}', { body: { error: { code: 'unauthorized', message: 'Wrong key' } } }],
+];
 
 /** axios on `${url}/v1` with the bearer key; never throws on a status. */
 export function api(url: string, key?: string): AxiosInstance {

@@ -57,6 +57,11 @@ export interface FaultSpec {
 	retryAfter?: number | string;
 	/** kind 'status': the JSON body (default: an error body with code rate_limited / service_unavailable / injected_fault). */
 	body?: unknown;
+	/**
+	 * kind 'status': a body sent verbatim instead of JSON, as `text/plain` (a `Content-Type` in
+	 * `headers` wins); `''` answers with no body and no `Content-Type`. Takes precedence over `body`.
+	 */
+	bodyText?: string;
 	/** kind 'status': extra response headers. */
 	headers?: Record<string, string>;
 	/** Wait this long first. For kind 'delay' the request is then answered normally. */

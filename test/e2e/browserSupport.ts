@@ -1,0 +1,87 @@
+/**
+ * The editor in a real browser for the e2e files (not a test file itself): Debian's Chromium
+ * driven by playwright-core, a fresh profile per file, sign-in as the owner, screenshots in
+ * .artifacts/e2e/, and the node creator's search.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+import { CHROMIUM_ARGS, ensureChromium } from '../n8n/browser';
+import { ARTIFACTS_DIR } from '../n8n/runtime';
+import { n8n } from './support';
+
+export const SHOTS_DIR = path.join(ARTIFACTS_DIR, 'e2e');
+
+export interface Editor {
+	page: Page;
+	/** Saves a screenshot under .artifacts/e2e/ and returns its path. */
+	shot(name: string): Promise<string>;
+	close(): Promise<void>;
+}
+
+export async function openBrowser(): Promise<Editor> {
+	const executablePath = await ensureChromium((line) => process.stderr.write(line + '\n'));
+	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-chromium-'));
+	let context: BrowserContext | undefined;
+	try {
+		context = await chromium.launchPersistentContext(profile, {
+			executablePath,
+			headless: true,
+			args: CHROMIUM_ARGS,
+			viewport: { width: 1440, height: 900 },
+		});
+	} catch (err) {
+		fs.rmSync(profile, { recursive: true, force: true });
+		throw err;
+	}
+	const page = context.pages()[0] ?? (await context.newPage());
+	page.setDefaultTimeout(30_000);
+	return {
+		page,
+		async shot(name) {
+			fs.mkdirSync(SHOTS_DIR, { recursive: true });
+			const file = path.join(SHOTS_DIR, name);
+			await page.screenshot({ path: file });
+			return file;
+		},
+		async close() {
+			await context?.close();
+			fs.rmSync(profile, { recursive: true, force: true });
+		},
+	};
+}
+
+export async function signIn(page: Page): Promise<void> {
+	await page.goto(`${n8n.url}/signin`);
+	await page.locator('input[name=emailOrLdapLoginId], input[name=email]').first().fill(n8n.owner.email);
+	await page.locator('input[name=password]').fill(n8n.owner.password);
+	await page.getByRole('button', { name: /sign in/i }).click();
+	await page.waitForURL((u) => !u.pathname.includes('/signin'));
+}
+
+/** A node creator entry by its exact name. */
+export function creatorItem(page: Page, name: string) {
+	return page.locator('[data-test-id=node-creator-item-name]').getByText(name, { exact: true }).first();
+}
+
+/** Types into the node creator's search, waits until `expected` is listed, and returns every name listed. */
+export async function searchCreator(page: Page, term: string, expected: string): Promise<string[]> {
+	const search = page.locator('[data-test-id=node-creator-search-bar]');
+	await search.fill('');
+	await search.fill(term);
+	await creatorItem(page, expected).waitFor();
+	return (await page.locator('[data-test-id=node-creator-item-name]').allInnerTexts()).map((t) => t.trim());
+}
+
+/** A new workflow whose first node is a manual trigger, with the node creator open for the next step. */
+export async function newWorkflowWithManualTrigger(page: Page): Promise<void> {
+	await page.goto(`${n8n.url}/workflow/new`);
+	await page.locator('[data-test-id=canvas-plus-button]').click();
+	await searchCreator(page, 'manual', 'Trigger manually');
+	await creatorItem(page, 'Trigger manually').click();
+	await page.locator('[data-test-id=canvas-node]').first().waitFor();
+	await page.keyboard.press('Escape');
+	await page.locator('[data-test-id=node-creator-plus-button]').click();
+}
