@@ -74,8 +74,8 @@ const HELP = `npm run bench [-- options]    (each option also as an environment 
   --only=sends,timeline,webhooks,sandbox,secrets  BENCH_ONLY   parts to run (all)
   --webhook-variants=LIST    BENCH_WEBHOOK_VARIANTS     receivers to run, of trigger, webhook (n8n's defaults),
                                                        triggerLazy, webhookLazy (lazy isolate acquisition),
-                                                       triggerV1 (saved workflows' version 1), triggerNoDedupe
-                                                       (default: trigger,webhook,triggerLazy,webhookLazy)
+                                                       triggerV1 (saved workflows' version 1), triggerNoDedupe,
+                                                       triggerNoDedupeLazy (default: trigger,webhook,triggerLazy,webhookLazy)
   --expression-engine=E     BENCH_EXPRESSION_ENGINE    n8n's N8N_EXPRESSION_ENGINE (vm, legacy; default:
                                                        n8n's default, vm in 2.41)
   --profile                 BENCH_PROFILE=1            write n8n's CPU profile (--cpu-prof) under
@@ -675,6 +675,7 @@ async function main(): Promise<void> {
 			await addWebhookNode('webhookLazy', "n8n's Webhook node, lazy isolate acquisition", 'lazy');
 			await addTrigger('triggerV1', 'this trigger at version 1 (saved workflows)', 'defaults', true, 1);
 			await addTrigger('triggerNoDedupe', `this trigger ${triggerVersion}, Ignore Repeated Deliveries off`, 'defaults', false);
+			await addTrigger('triggerNoDedupeLazy', `this trigger ${triggerVersion}, Ignore Repeated Deliveries off, lazy isolate acquisition`, 'lazy', false);
 			for (const v of webhookVariants) webhookRuns.set(v.key, []);
 		}
 
@@ -775,6 +776,7 @@ async function main(): Promise<void> {
 				};
 			});
 			const peak = (k: string) => rows.find((r) => r.key === k)?.medianPeakMainMb ?? NaN;
+			const rise = (k: string) => rows.find((r) => r.key === k)?.medianGrowthMainMb ?? NaN;
 			results.sends[part.op] = {
 				title: part.title,
 				items: part.items.length,
@@ -791,6 +793,7 @@ async function main(): Promise<void> {
 					ceilingOverPlain: speed('ceiling') / speed('plain'),
 					plainNewOverPlain: speed('plainNew') / speed('plain'),
 					peakNodeOverHttp: peak('node') / peak('http'),
+					riseNodeOverHttp: rise('node') / rise('http'),
 				},
 			};
 		}
@@ -816,8 +819,10 @@ async function main(): Promise<void> {
 					label: v.label,
 					settings: v.settings,
 					acceptedPerSecond: median(runs.map((r) => r.acceptedPerSecond)),
-					min: Math.min(...runs.map((r) => r.acceptedPerSecond)),
-					max: Math.max(...runs.map((r) => r.acceptedPerSecond)),
+					// The throughput compared: deliveries whose execution finished, per second. A receiver
+					// that answers before n8n starts the execution accepts faster than it processes.
+					min: Math.min(...runs.map((r) => r.processedPerSecond)),
+					max: Math.max(...runs.map((r) => r.processedPerSecond)),
 					p50Ms: median(runs.map((r) => r.p50Ms)),
 					p99Ms: median(runs.map((r) => r.p99Ms)),
 					processedPerSecond: median(runs.map((r) => r.processedPerSecond)),
@@ -830,7 +835,7 @@ async function main(): Promise<void> {
 					runs,
 				};
 			});
-			const by = (k: string) => rows.find((r) => r.key === k)?.acceptedPerSecond ?? NaN;
+			const by = (k: string) => rows.find((r) => r.key === k)?.processedPerSecond ?? NaN;
 			results.webhooks = {
 				deliveries: cfg.deliveries,
 				concurrency: cfg.webhookConcurrency,
@@ -870,9 +875,9 @@ async function main(): Promise<void> {
 				});
 			}
 			results.targets.push({
-				name: `${op}: n8n's peak memory (main process, median of rounds) with this node / with the HTTP Request node <= 1.0`,
-				value: s.ratios.peakNodeOverHttp,
-				met: s.ratios.peakNodeOverHttp <= 1.0,
+				name: `${op}: what ${s.items} items add to n8n's peak memory (main process, median rise over the run) with this node / with the HTTP Request node <= 1.0`,
+				value: s.ratios.riseNodeOverHttp,
+				met: s.ratios.riseNodeOverHttp <= 1.0,
 			});
 		}
 		if (results.webhooks) {
@@ -880,14 +885,14 @@ async function main(): Promise<void> {
 			const lost = w.rows.every((r) => r.nothingLost);
 			if (Number.isFinite(w.ratios.triggerOverWebhook)) {
 				results.targets.push({
-					name: "webhooks, n8n's default settings: this trigger / Webhook node >= 0.75",
+					name: "webhooks, n8n's default settings: this trigger / Webhook node, deliveries processed per second >= 0.75",
 					value: w.ratios.triggerOverWebhook,
 					met: w.ratios.triggerOverWebhook >= 0.75,
 				});
 			}
 			if (Number.isFinite(w.ratios.triggerLazyOverWebhookLazy)) {
 				results.targets.push({
-					name: 'webhooks, N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true: this trigger / Webhook node >= 1.0',
+					name: 'webhooks, N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true: this trigger / Webhook node, deliveries processed per second >= 1.0',
 					value: w.ratios.triggerLazyOverWebhookLazy,
 					met: w.ratios.triggerLazyOverWebhookLazy >= 1.0,
 				});
