@@ -75,7 +75,7 @@ const HELP = `npm run bench [-- options]    (each option also as an environment 
   --webhook-variants=LIST    BENCH_WEBHOOK_VARIANTS     receivers to run, of trigger, webhook (n8n's defaults),
                                                        triggerLazy, webhookLazy (lazy isolate acquisition),
                                                        triggerV1 (saved workflows' version 1), triggerNoDedupe,
-                                                       triggerNoDedupeLazy (default: trigger,webhook,triggerLazy,webhookLazy)
+                                                       triggerNoDedupeLazy (default: all but triggerV1 and triggerNoDedupe)
   --expression-engine=E     BENCH_EXPRESSION_ENGINE    n8n's N8N_EXPRESSION_ENGINE (vm, legacy; default:
                                                        n8n's default, vm in 2.41)
   --profile                 BENCH_PROFILE=1            write n8n's CPU profile (--cpu-prof) under
@@ -115,7 +115,7 @@ function readConfig(argv: string[]): Config {
 		recipients: 50,
 		only: new Set(only),
 		webhookVariants: new Set(
-			pick('webhook-variants', 'BENCH_WEBHOOK_VARIANTS', 'trigger,webhook,triggerLazy,webhookLazy')
+			pick('webhook-variants', 'BENCH_WEBHOOK_VARIANTS', 'trigger,webhook,triggerLazy,webhookLazy,triggerNoDedupeLazy')
 				.split(',')
 				.map((s) => s.trim()),
 		),
@@ -935,6 +935,15 @@ async function main(): Promise<void> {
 			results.notes.push(
 				'A send below 0.9 of the ceiling: run `npm run bench -- --only=sends,timeline --profile` and compare the ' +
 					"package's share of n8n's CPU (profile.md) with the ceiling's; see the README's Benchmarks section.",
+			);
+		}
+		const noDedupeLazy = results.webhooks?.rows.find((r) => r.key === 'triggerNoDedupeLazy');
+		const webhookLazy = results.webhooks?.rows.find((r) => r.key === 'webhookLazy');
+		if (noDedupeLazy && webhookLazy) {
+			results.notes.push(
+				`Webhooks with lazy isolate acquisition: this trigger with Ignore Repeated Deliveries off processed ` +
+					`${ratio2(noDedupeLazy.processedPerSecond / webhookLazy.processedPerSecond)} of the Webhook node's deliveries per second, ` +
+					`with it on ${ratio2(results.webhooks!.ratios.triggerLazyOverWebhookLazy)}: the difference is what the repeat memory costs per delivery.`,
 			);
 		}
 		if (results.targets.some((t) => /Webhook node/.test(t.name) && !t.met)) {
