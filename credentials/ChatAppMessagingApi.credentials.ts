@@ -1,11 +1,12 @@
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
 	ICredentialTestRequest,
 	ICredentialType,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
 import { BASE_URL_EXPRESSION } from '../nodes/TimelineNavigation/transport/baseUrl';
+import { bearerAuthentication } from '../nodes/TimelineNavigation/transport/bearer';
 
 // Every status outside 2xx (HTTP status codes run from 100 to 599; a 1xx is never a final
 // answer) except 404, the expected answer to the lookup of a made-up message id.
@@ -58,14 +59,7 @@ export class ChatAppMessagingApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
-		},
-	};
+	authenticate: IAuthenticate = bearerAuthentication('apiKey');
 
 	// The service has no read-only "who am I" call, and its error bodies are not documented, so
 	// the verdict rests on the HTTP status alone. Looking up the status of a message id that

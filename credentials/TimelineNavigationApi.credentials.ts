@@ -1,11 +1,12 @@
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
 	ICredentialTestRequest,
 	ICredentialType,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
 import { BASE_URL_EXPRESSION } from '../nodes/TimelineNavigation/transport/baseUrl';
+import { bearerAuthentication } from '../nodes/TimelineNavigation/transport/bearer';
 
 export class TimelineNavigationApi implements ICredentialType {
 	name = 'timelineNavigationApi';
@@ -42,14 +43,7 @@ export class TimelineNavigationApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.accessToken}}',
-			},
-		},
-	};
+	authenticate: IAuthenticate = bearerAuthentication('accessToken');
 
 	// Listing timelines reads nothing sensitive and changes nothing.
 	test: ICredentialTestRequest = {

@@ -193,6 +193,28 @@ describe('Send Text', () => {
 		expect(result.output[0].unfilled_placeholders).toEqual([]);
 	});
 
+	it('evaluates an expression nested inside a collection for each item, next to fields without expressions', async () => {
+		// Fields without an expression are read once per execution; one holding an expression,
+		// even deep inside Additional Fields, must still be read for every item.
+		const result = await ctx.run(
+			{
+				operation: 'sendText',
+				to: CUSTOMER,
+				text: 'Same text',
+				additionalFields: { extraBody: '={{ JSON.stringify({ reference: $json.ref }) }}' },
+				requestOptions: { concurrency: 1 },
+			},
+			[{ ref: 'A-1' }, { ref: 'B-2' }, { ref: 'C-3' }],
+		);
+
+		expect(result.error).toBeUndefined();
+		expect((await ctx.sentBodies()).map((body) => [body.text, body.reference])).toEqual([
+			['Same text', 'A-1'],
+			['Same text', 'B-2'],
+			['Same text', 'C-3'],
+		]);
+	});
+
 	it('sends no injected_fields when none are given', async () => {
 		const result = await ctx.run({ operation: 'sendText', to: CUSTOMER, text: 'Plain text' });
 

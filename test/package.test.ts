@@ -1,7 +1,7 @@
 // The built package as n8n loads it: node types, credentials, codex and icons.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NodeHelpers } from 'n8n-workflow';
+import { NodeHelpers, type IAuthenticateGeneric, type ICredentialType } from 'n8n-workflow';
 import { getPackage, PROJECT_ROOT } from './harness';
 
 describe('the built package, loaded the way n8n loads a community package', () => {
@@ -29,9 +29,16 @@ describe('the built package, loaded the way n8n loads a community package', () =
 		for (const name of ['timelineNavigationApi', 'chatAppMessagingApi']) {
 			const type = pkg.credentialTypes.get(name);
 			expect(type?.test).toBeDefined();
-			expect(type?.authenticate).toMatchObject({ type: 'generic' });
 			const secret = type!.properties.find((property) => property.typeOptions?.password);
 			expect(secret).toBeDefined();
+			// A function (no expression for n8n to evaluate per request) that keeps the request's own headers.
+			expect(typeof type?.authenticate).toBe('function');
+			const authenticate = type!.authenticate as Exclude<ICredentialType['authenticate'], IAuthenticateGeneric | undefined>;
+			const request = { url: 'https://api.example/v1/x', headers: { Accept: 'application/json' } };
+			await expect(authenticate({ baseUrl: 'https://api.example', [secret!.name]: 'key-123' }, request)).resolves.toEqual({
+				...request,
+				headers: { Accept: 'application/json', Authorization: 'Bearer key-123' },
+			});
 		}
 	});
 

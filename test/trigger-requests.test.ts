@@ -111,6 +111,63 @@ describe('malformed bodies get 400 with what is wrong, and start nothing', () =>
 	});
 });
 
+describe('versions: new workflows get 1.1, saved ones keep 1; both read every body the same way', () => {
+	it('offers versions 1 and 1.1, with 1.1 for a newly added trigger', async () => {
+		const pkg = await getPackage();
+		const { description } = pkg.nodeTypes.getByNameAndVersion(TRIGGER_NODE_TYPE);
+		expect(description.version).toEqual([1, 1.1]);
+		expect(description.defaultVersion).toBe(1.1);
+	});
+
+	// Above version 1, n8n reads only bodies it can parse (JSON, text, form, XML) before the node
+	// runs; the trigger reads any other itself.
+	let sent = 0;
+	// A message id of its own per test: the trigger's in-process repeat memory outlives a test.
+	const fresh = <T extends IDataObject>(event: T): T => ({ ...event, message_id: `msg_version_${++sent}` });
+	describe.each([1, 1.1])('version %s', (typeVersion) => {
+		it.each<[string, string | null]>([
+			['application/json', 'application/json'],
+			['text/plain', 'text/plain'],
+			['no content type', null],
+			['application/octet-stream', 'application/octet-stream'],
+			['a vendor type', 'application/vnd.chatapp.event'],
+		])('a valid event sent as %s starts the workflow once', async (_case, contentType) => {
+			const hosted = await host({ typeVersion });
+			const event = fresh(inbound);
+			const res = await hosted.post(JSON.stringify(event), { contentType });
+			expect(res.status).toBe(200);
+			expect(res.json).toEqual({ received: true, started: true, event_type: 'message.inbound' });
+			expect(hosted.starts).toHaveLength(1);
+			expect(hosted.starts[0].json[0]).toMatchObject(event);
+		});
+
+		it('an empty body without content type gets 400 saying it is empty', async () => {
+			const hosted = await host({ typeVersion });
+			const res = await hosted.post('', { contentType: null });
+			expect(res.status).toBe(400);
+			expect(res.json).toEqual({ error: 'invalid_body', message: expect.stringMatching(/^The request body is empty\./) });
+			expect(hosted.starts).toHaveLength(0);
+		});
+
+		it('a body over 1 MiB without content type gets 413 and starts nothing', async () => {
+			const hosted = await host({ typeVersion });
+			const res = await hosted.post(JSON.stringify({ ...inbound, text: 'x'.repeat(1024 * 1024) }), { contentType: null });
+			expect(res.status).toBe(413);
+			expect(res.json).toMatchObject({ error: 'payload_too_large' });
+			expect(hosted.starts).toHaveLength(0);
+		});
+
+		it('a repeated delivery without content type is recognised as a repeat', async () => {
+			const hosted = await host({ typeVersion });
+			const event = fresh(status);
+			await hosted.post(JSON.stringify(event), { contentType: null });
+			const again = await hosted.post(JSON.stringify(event), { contentType: null });
+			expect(again.json).toMatchObject({ started: false, reason: 'Repeated delivery of an event that already started the workflow' });
+			expect(hosted.starts).toHaveLength(1);
+		});
+	});
+});
+
 describe('unknown event types', () => {
 	const reaction = { event_type: 'message.reaction', message_id: 'msg_9', emoji: '👍', timestamp: '2030-05-01T08:30:00Z' };
 

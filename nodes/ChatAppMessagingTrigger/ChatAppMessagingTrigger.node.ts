@@ -52,7 +52,12 @@ export class ChatAppMessagingTrigger implements INodeType {
 			dark: 'file:chatAppMessagingTrigger.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves as 1 and is what new workflows get: for a webhook node above version 1,
+		// n8n 2.41 evaluates no expression while reading each request's body (it does for 1:
+		// `$parameter["options"]["binaryData"]`), and leaves bodies it cannot parse (no or another
+		// content type) unread; `webhook()` reads those itself. Saved workflows keep version 1.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: triggerSubtitle,
 		description:
 			'Starts the workflow when the Chat-App Messaging service reports an inbound message or a delivery status',
@@ -150,7 +155,12 @@ export class ChatAppMessagingTrigger implements INodeType {
 		}
 
 		const request = this.getRequestObject();
-		const size = bodySize(request.rawBody, request.headers['content-length']);
+		let size = bodySize(request.rawBody, request.headers['content-length']);
+		if (size <= MAX_BODY_BYTES && request.body === undefined && request.rawBody === undefined) {
+			// Version 1.1: n8n did not read a body it cannot parse (no content type, octet-stream...).
+			await request.readRawBody();
+			size = bodySize(request.rawBody, request.headers['content-length']);
+		}
 		if (size > MAX_BODY_BYTES) {
 			return reply(this, 413, {
 				error: 'payload_too_large',

@@ -63,14 +63,16 @@ function once(agent: http.Agent, req: LoadRequest): Promise<{ status: number; er
 
 /**
  * Sends `count` requests (built by `make(i)`) with at most `concurrency` in flight, over
- * keep-alive connections (one per slot), and times each one.
+ * keep-alive connections (one per slot), or with `keepAlive: false` a new connection per
+ * request, and times each one.
  */
 export async function runLoad(
 	count: number,
 	concurrency: number,
 	make: (i: number) => LoadRequest,
+	{ keepAlive = true }: { keepAlive?: boolean } = {},
 ): Promise<LoadResult> {
-	const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+	const agent = new http.Agent({ keepAlive, maxSockets: concurrency });
 	const latencies = new Array<number>(count);
 	const statuses: Record<string, number> = {};
 	const errors: string[] = [];

@@ -111,6 +111,8 @@ export interface SendVariant {
 	workflowId?: string;
 	url?: string;
 	plainConcurrency?: number;
+	/** Plain loop only: false = a new connection per request, as n8n's HTTP stack makes them. */
+	keepAlive?: boolean;
 }
 
 export interface SendRun {
@@ -194,14 +196,20 @@ export async function runPlainSend(
 	key: string,
 	body: (item: any) => object,
 	round: number,
+	keepAlive = true,
 ): Promise<SendRun & { load: LoadResult }> {
 	await sandbox.client.clearRequests();
-	const load = await runLoad(items.length, concurrency, (i) => ({
-		method: 'POST',
-		url: `${sandbox.url}${apiPath}`,
-		headers: { authorization: `Bearer ${key}` },
-		body: body(items[i]),
-	}));
+	const load = await runLoad(
+		items.length,
+		concurrency,
+		(i) => ({
+			method: 'POST',
+			url: `${sandbox.url}${apiPath}`,
+			headers: { authorization: `Bearer ${key}` },
+			body: body(items[i]),
+		}),
+		{ keepAlive },
+	);
 	const received = await sandbox.client.requests({ method: 'POST', path: apiPath });
 	const ok = received.filter((r) => r.responseStatus === 200).length;
 	const valid = load.ok === items.length && ok === items.length;

@@ -1,16 +1,30 @@
 /**
  * Peak resident memory of a process and its descendants (n8n's main process and its
- * task-runner child), from /proc/<pid>/status VmRSS, sampled every ~100 ms.
+ * task-runner child), from /proc/<pid>/status VmRSS, sampled every ~100 ms. The main
+ * process's peak is also read exactly: its high-water mark (VmHWM) is reset when sampling
+ * starts (writing 5 to /proc/<pid>/clear_refs) and read when it stops.
  */
 import * as fs from 'node:fs';
 
-function rssKb(pid: number): number | undefined {
+function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
 	try {
 		const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-		const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+		const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status);
 		return match ? Number(match[1]) : undefined;
 	} catch {
 		return undefined;
+	}
+}
+
+const rssKb = (pid: number) => statusKb(pid, 'VmRSS');
+
+/** Resets the process's VmHWM to its current RSS; false where the kernel does not allow it. */
+function resetPeak(pid: number): boolean {
+	try {
+		fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+		return true;
+	} catch {
+		return false;
 	}
 }
 
@@ -48,6 +62,10 @@ export interface MemoryPeak {
 	childrenMb: number;
 	/** Peak of main + children at the same sample, MB. */
 	totalMb: number;
+	/** The main process's exact peak (VmHWM since start), MB; undefined where it cannot be reset. */
+	mainPeakMb?: number;
+	/** The main process's RSS when sampling started, MB. */
+	mainStartMb: number;
 	samples: number;
 }
 
@@ -56,11 +74,15 @@ export class MemorySampler {
 	private children: number[] = [];
 	private lastScan = 0;
 	private peak = { main: 0, children: 0, total: 0, samples: 0 };
+	private startKb = 0;
+	private exactPeak = false;
 
 	constructor(private readonly pid: number, private readonly intervalMs = 100) {}
 
 	start(): this {
 		this.peak = { main: 0, children: 0, total: 0, samples: 0 };
+		this.startKb = rssKb(this.pid) ?? 0;
+		this.exactPeak = resetPeak(this.pid);
 		this.sample();
 		this.timer = setInterval(() => this.sample(), this.intervalMs);
 		return this;
@@ -84,7 +106,10 @@ export class MemorySampler {
 		if (this.timer) clearInterval(this.timer);
 		this.sample();
 		const mb = (kb: number) => Math.round(kb / 1024);
+		const hwm = this.exactPeak ? statusKb(this.pid, 'VmHWM') : undefined;
 		return {
+			mainPeakMb: hwm === undefined ? undefined : mb(Math.max(hwm, this.peak.main)),
+			mainStartMb: mb(this.startKb),
 			mainMb: mb(this.peak.main),
 			childrenMb: mb(this.peak.children),
 			totalMb: mb(this.peak.total),

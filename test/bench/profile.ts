@@ -22,11 +22,14 @@ interface CpuProfile {
 }
 
 const PACKAGE = 'n8n-nodes-timeline-navigation';
+/** The package as n8n loads it (the runtime's own folder may carry the package's name too). */
+const INSTALLED = `node_modules/${PACKAGE}/`;
 
 /** Which part of the stack a script belongs to. */
 export function groupOf(url: string): string {
 	if (!url) return '(native / V8)';
-	if (url.includes(`/${PACKAGE}/`)) return `this package (${PACKAGE})`;
+	if (url.includes(INSTALLED)) return `this package (${PACKAGE})`;
+	if (url.includes('node_modules/n8n-nodes-bench-ceiling/')) return 'the ceiling fixture';
 	const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url.replace(/.*\.n8n-runtime\/n8n\//, ''));
 	if (m) {
 		const name = m[1];
@@ -40,8 +43,8 @@ export function groupOf(url: string): string {
 }
 
 function shortUrl(url: string): string {
-	const pkg = url.indexOf(`/${PACKAGE}/`);
-	if (pkg >= 0) return url.slice(pkg + PACKAGE.length + 2);
+	const pkg = url.indexOf(INSTALLED);
+	if (pkg >= 0) return url.slice(pkg + INSTALLED.length);
 	const nm = url.lastIndexOf('node_modules/');
 	return nm >= 0 ? url.slice(nm + 13) : url;
 }
@@ -75,7 +78,7 @@ export function summariseProfiles(dir: string): string {
 			const seen = new Set<string>();
 			for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
 				const f = byId.get(cur)!.callFrame;
-				if (!f.url.includes(`/${PACKAGE}/`)) continue;
+				if (!f.url.includes(INSTALLED)) continue;
 				const key = `${f.functionName || '(anonymous)'} ${shortUrl(f.url)}:${f.lineNumber + 1}`;
 				if (seen.has(key)) continue;
 				seen.add(key);

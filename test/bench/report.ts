@@ -6,6 +6,9 @@ export interface Row {
 	label: string;
 	inFlight: string;
 	itemsPerSecond: number;
+	/** Items/s as a share of the ceiling's and of the plain keep-alive loop's. */
+	overCeiling: number;
+	overPlain: number;
 	min: number;
 	max: number;
 	/** Median node execution time (n8n variants) or loop wall time (plain loop), ms. */
@@ -13,6 +16,10 @@ export interface Row {
 	executionMs?: number;
 	peakMemoryMb?: number;
 	peakMainMb?: number;
+	/** n8n's main process: exact peak during a run (VmHWM), median of rounds, MB. */
+	medianPeakMainMb?: number;
+	/** The same peak minus the process's RSS when the run started, median of rounds, MB. */
+	medianGrowthMainMb?: number;
 	allValid: boolean;
 	problems: string[];
 	runs: unknown[];
@@ -21,13 +28,30 @@ export interface Row {
 export interface SendResult {
 	title: string;
 	items: number;
+	/** The row on the operation's fastest documented path. */
+	fastKey: string;
 	rows: Row[];
-	ratios: { nodeOverHttp: number; nodeOverFastestHttp: number; nodeAllOverHttp: number; nodeOverPlain: number };
+	ratios: {
+		nodeOverHttp: number;
+		nodeOverFastestHttp: number;
+		nodeAllOverHttp: number;
+		nodeOverPlain: number;
+		nodeOverCeiling: number;
+		fastOverCeiling: number;
+		ceilingOverPlain: number;
+		plainNewOverPlain: number;
+		/** n8n's peak memory with this node (defaults) / with the HTTP Request node (defaults). */
+		peakNodeOverHttp: number;
+		/** The same for the rise of that peak over the process's size when the run started. */
+		riseNodeOverHttp: number;
+	};
 }
 
 export interface WebhookRow {
 	key: string;
 	label: string;
+	/** The n8n it ran in: default settings, or N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true. */
+	settings: 'defaults' | 'lazy';
 	acceptedPerSecond: number;
 	min: number;
 	max: number;
@@ -38,6 +62,8 @@ export interface WebhookRow {
 	nothingLost: boolean;
 	peakMemoryMb: number;
 	peakMainMb: number;
+	/** Triggers: bytes of the workflow's static data after every round. */
+	staticDataBytes?: number;
 	runs: unknown[];
 }
 
@@ -68,7 +94,12 @@ export interface BenchResults {
 		deliveries: number;
 		concurrency: number;
 		rows: WebhookRow[];
-		ratios: { triggerOverWebhook: number; triggerNoDedupeOverWebhook: number };
+		ratios: {
+			triggerOverWebhook: number;
+			triggerLazyOverWebhookLazy: number;
+			triggerV1OverWebhook: number;
+			triggerNoDedupeOverWebhook: number;
+		};
 	};
 	sandbox?: Record<string, { requestsPerSecond: number; p50Ms: number; p99Ms: number; allOk: boolean }>;
 	queue?: QueueBenchResult;
@@ -97,35 +128,39 @@ function mdTable(header: string[], rows: string[][], align?: string[]): string {
 
 function sendTable(s: SendResult): string {
 	return mdTable(
-		['Variant', 'In flight', 'Items/s (median)', 'Range', 'Node time, ms', 'Execution, ms', 'n8n peak RSS, MB', 'Checked'],
+		['Variant', 'In flight', 'Items/s (median)', 'Range', '÷ ceiling', '÷ plain loop', 'n8n main peak, MB (rise)', 'Checked'],
 		s.rows.map((r) => [
-			r.label,
+			r.key === s.fastKey ? `**${r.label}**` : r.label,
 			r.inFlight,
 			`**${n0(r.itemsPerSecond)}**`,
 			`${n0(r.min)}–${n0(r.max)}`,
-			n0(r.ms),
-			n0(r.executionMs),
-			r.peakMemoryMb === undefined ? '–' : `${r.peakMemoryMb} (main ${r.peakMainMb})`,
+			n2(r.overCeiling),
+			n2(r.overPlain),
+			r.medianPeakMainMb === undefined ? '–' : `${n0(r.medianPeakMainMb)} (+${n0(r.medianGrowthMainMb)})`,
 			r.allValid ? 'all sent once, 200' : `**${r.problems.join('; ')}**`,
 		]),
 		['---', '---', '---:', '---:', '---:', '---:', '---:', '---'],
 	);
 }
 
+const SETTINGS_LABEL = { defaults: "n8n's defaults", lazy: 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true' } as const;
+
 function webhookTable(w: NonNullable<BenchResults['webhooks']>): string {
 	return mdTable(
-		['Receiver', 'Accepted/s (median)', 'Range', 'p50, ms', 'p99, ms', 'Executions/s', 'Succeeded executions per round', 'n8n peak RSS, MB'],
+		['Receiver', 'n8n settings', 'Processed/s (median)', 'Range', 'Accepted/s', 'p50, ms', 'p99, ms', 'Succeeded executions per round', 'n8n peak RSS, MB', 'Static data after the run'],
 		w.rows.map((r) => [
 			r.label,
-			`**${n0(r.acceptedPerSecond)}**`,
+			SETTINGS_LABEL[r.settings],
+			`**${n0(r.processedPerSecond)}**`,
 			`${n0(r.min)}–${n0(r.max)}`,
+			n0(r.acceptedPerSecond),
 			n1(r.p50Ms),
 			n1(r.p99Ms),
-			n0(r.processedPerSecond),
 			`${r.executionsSucceeded.join(', ')} of ${w.deliveries}${r.nothingLost ? '' : ' **(lost or failed)**'}`,
 			`${r.peakMemoryMb} (main ${r.peakMainMb})`,
+			r.staticDataBytes === undefined ? '–' : `${n0(r.staticDataBytes / 1024)} KiB`,
 		]),
-		['---', '---:', '---:', '---:', '---:', '---:', '---', '---:'],
+		['---', '---', '---:', '---:', '---:', '---:', '---:', '---', '---:', '---:'],
 	);
 }
 
@@ -146,7 +181,7 @@ function queueTable(q: QueueBenchResult): string {
 
 export function renderMarkdown(r: BenchResults): string {
 	const out: string[] = [];
-	out.push('# Benchmark: this package vs n8n\'s HTTP Request and Webhook nodes', '');
+	out.push('# Benchmark: this package vs the ceiling, n8n\'s HTTP Request and Webhook nodes', '');
 	out.push(`Machine: ${machineLine(r)}.`, '');
 	out.push(
 		`Settings: ${r.config.items} items per send execution, ${r.config.deliveries} webhook deliveries at ` +
@@ -162,18 +197,25 @@ export function renderMarkdown(r: BenchResults): string {
 		out.push(`## Sends: ${s.title}, ${s.items.toLocaleString('en-US')} items in one execution`, '');
 		out.push(sendTable(s), '');
 		out.push(
-			`Ratios: this node (defaults) / HTTP Request (defaults) = **${n2(s.ratios.nodeOverHttp)}**` +
+			`Ratios: fastest documented path / ceiling = **${n2(s.ratios.fastOverCeiling)}**; this node (defaults) / ceiling = ${n2(s.ratios.nodeOverCeiling)}; ` +
+				`this node (defaults) / HTTP Request (defaults) = **${n2(s.ratios.nodeOverHttp)}**` +
 				(s.ratios.nodeOverFastestHttp !== s.ratios.nodeOverHttp ? `, / HTTP Request with its faster body mode = **${n2(s.ratios.nodeOverFastestHttp)}**` : '') +
-				`; both all at once = ${n2(s.ratios.nodeAllOverHttp)}; this node / plain loop at the same ${r.config.concurrency} in flight = **${n2(s.ratios.nodeOverPlain)}**.`,
+				`; both all at once = ${n2(s.ratios.nodeAllOverHttp)}; ceiling / plain loop = ${n2(s.ratios.ceilingOverPlain)}; ` +
+				`plain loop with a new connection per request / keep-alive = ${n2(s.ratios.plainNewOverPlain)}; ` +
+				`n8n's main-process peak with this node / with the HTTP Request node = ${n2(s.ratios.peakNodeOverHttp)}, its rise during the run ${n2(s.ratios.riseNodeOverHttp)}.`,
 			'',
 		);
 	}
 	if (r.webhooks) {
 		out.push(`## Webhooks: ${r.webhooks.deliveries.toLocaleString('en-US')} deliveries, ${r.webhooks.concurrency} in flight, no auth, both answer at once`, '');
 		out.push(webhookTable(r.webhooks), '');
+		const wr = r.webhooks.ratios;
 		out.push(
-			`Ratio accepted/s: this trigger (defaults) / Webhook node = **${n2(r.webhooks.ratios.triggerOverWebhook)}**` +
-				(Number.isFinite(r.webhooks.ratios.triggerNoDedupeOverWebhook) ? `; with Ignore Repeated Deliveries off = ${n2(r.webhooks.ratios.triggerNoDedupeOverWebhook)}.` : '.'),
+			`Ratios of deliveries processed per second, this trigger / Webhook node in the same n8n: n8n's defaults **${n2(wr.triggerOverWebhook)}**; ` +
+				`N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true **${n2(wr.triggerLazyOverWebhookLazy)}**` +
+				(Number.isFinite(wr.triggerV1OverWebhook) ? `; the trigger at version 1 (saved workflows), n8n's defaults ${n2(wr.triggerV1OverWebhook)}` : '') +
+				(Number.isFinite(wr.triggerNoDedupeOverWebhook) ? `; with Ignore Repeated Deliveries off ${n2(wr.triggerNoDedupeOverWebhook)}` : '') +
+				'.',
 			'',
 		);
 	}
@@ -208,8 +250,9 @@ export function renderMarkdown(r: BenchResults): string {
 		'- **In flight**: this node sends at most *Concurrency* (Request Options, default 10) requests at a time. n8n\'s HTTP Request node has no such limit: it starts every item\'s request at once (its Batching option only spaces out the *starts*). So the like-for-like pairs are: this node at its default vs the plain loop at the same 10 in flight (a/c), and this node with Concurrency = all items vs the HTTP Request node (both unbounded). The headline a/b compares both nodes at their defaults, as a user gets them.',
 		'- **HTTP Request body**: shown with its default body mode ("Using Fields Below": `to` and `text` as two expressions, as this node has them) and with the whole body as one JSON expression (one expression per item instead of two). The target uses whichever is faster.',
 		'- **Checked**: every run is verified: the execution succeeded with one output item per input item, and the sandbox received exactly one request per item, each answered 200.',
-		'- **Webhooks**: accepted/s and latency are measured by the sender (keep-alive, fixed number in flight). Every delivery carries a distinct `message_id`. Afterwards the executions are counted through n8n\'s public API: "nothing lost" means every delivery was answered 2xx and there is exactly one successful execution per delivery. Executions/s = deliveries / (first request → last execution stopped).',
-		'- **Memory**: peak VmRSS of n8n\'s main process plus its task-runner child, sampled every 100 ms during each run (max over rounds).',
+		'- **Webhooks**: processed/s = deliveries / (first request sent → last execution stopped), the throughput compared (a receiver that answers before n8n starts its execution accepts faster than it processes). Accepted/s and latency are measured by the sender (keep-alive, fixed number in flight). Every delivery carries a distinct `message_id`. Afterwards the executions are counted through n8n\'s public API: "nothing lost" means every delivery was answered 2xx and there is exactly one successful execution per delivery.',
+		'- **Ceiling**: a minimal node (test/bench/ceiling, never published) that reads its parameters and credential once per execution and makes one authenticated request per item (`httpRequestWithAuthentication`, a credential whose `authenticate` is a function), at the same concurrency: the fastest any community node can be inside this n8n. **÷ ceiling** and **÷ plain loop** are each row\'s items/s over the ceiling\'s and over the keep-alive plain loop\'s.',
+		'- **Memory** (sends): n8n\'s main process, its exact peak during each run (VmHWM, reset when the run starts) as the median over rounds, and in brackets how far it rose above its size at the start of the run. The memory target compares that rise: the peak itself mostly carries what the runs before left in the process (its heap is not given back), which the rotating order spreads unevenly over three rounds. Webhooks: peak VmRSS of the main process plus its task-runner child, sampled every 100 ms (max over rounds). Static data: what n8n stores for the trigger\'s workflow after every round.',
 		'- The machine is shared and has few cores: n8n, the sandbox and the load generator compete for them, so absolute figures vary between runs; ratios from the same run are the meaningful part.',
 		'',
 	);
@@ -227,28 +270,33 @@ export function renderTable(r: BenchResults): string {
 		lines.push('', `${s.title}: ${s.items} items, medians of ${r.config.rounds} rounds`);
 		const lw = Math.max(7, ...s.rows.map((row) => row.label.length));
 		const fw = Math.max(9, ...s.rows.map((row) => row.inFlight.length));
-		lines.push(`  ${pad('variant', lw)}  ${pad('in flight', fw)} ${lpad('items/s', 9)} ${lpad('node ms', 8)} ${lpad('peak MB', 8)}  check`);
+		lines.push(`  ${pad('variant', lw)}  ${pad('in flight', fw)} ${lpad('items/s', 9)} ${lpad('/ceiling', 9)} ${lpad('/plain', 7)} ${lpad('peak MB', 8)} ${lpad('rise', 5)}  check`);
 		for (const row of s.rows) {
 			lines.push(
-				`  ${pad(row.label, lw)}  ${pad(row.inFlight, fw)} ${lpad(n0(row.itemsPerSecond), 9)} ${lpad(n0(row.ms), 8)} ${lpad(row.peakMemoryMb === undefined ? '–' : String(row.peakMemoryMb), 8)}  ${row.allValid ? 'ok' : 'INVALID'}`,
+				`  ${pad(row.label, lw)}  ${pad(row.inFlight, fw)} ${lpad(n0(row.itemsPerSecond), 9)} ${lpad(n2(row.overCeiling), 9)} ${lpad(n2(row.overPlain), 7)} ${lpad(n0(row.medianPeakMainMb), 8)} ${lpad(n0(row.medianGrowthMainMb), 5)}  ${row.allValid ? 'ok' : 'INVALID'}`,
 			);
 		}
 		lines.push(
-			`  a/b (node/HTTP, defaults) ${n2(s.ratios.nodeOverHttp)}` +
+			`  fastest path/ceiling ${n2(s.ratios.fastOverCeiling)}   node/HTTP (defaults) ${n2(s.ratios.nodeOverHttp)}` +
 				(s.ratios.nodeOverFastestHttp !== s.ratios.nodeOverHttp ? `   vs HTTP's faster body mode ${n2(s.ratios.nodeOverFastestHttp)}` : '') +
-				`   both all at once ${n2(s.ratios.nodeAllOverHttp)}   a/c (node/plain, ${r.config.concurrency} in flight) ${n2(s.ratios.nodeOverPlain)}`,
+				`   ceiling/plain ${n2(s.ratios.ceilingOverPlain)}   plain new connections/keep-alive ${n2(s.ratios.plainNewOverPlain)}   memory node/HTTP: peak ${n2(s.ratios.peakNodeOverHttp)}, rise ${n2(s.ratios.riseNodeOverHttp)}`,
 		);
 	}
 	if (r.webhooks) {
 		const w = r.webhooks;
 		lines.push('', `Webhooks: ${w.deliveries} deliveries, ${w.concurrency} in flight, medians of ${r.config.rounds} rounds`);
-		lines.push(`  ${pad('receiver', 54)} ${lpad('accepted/s', 10)} ${lpad('p50 ms', 7)} ${lpad('p99 ms', 7)} ${lpad('exec/s', 7)} ${lpad('peak MB', 8)}  executions`);
+		const rw = Math.max(8, ...w.rows.map((row) => row.label.length));
+		lines.push(`  ${pad('receiver', rw)} ${lpad('processed/s', 11)} ${lpad('accepted/s', 10)} ${lpad('p50 ms', 7)} ${lpad('p99 ms', 7)} ${lpad('peak MB', 8)} ${lpad('static', 8)}  executions`);
 		for (const row of w.rows) {
 			lines.push(
-				`  ${pad(row.label, 54)} ${lpad(n0(row.acceptedPerSecond), 10)} ${lpad(n1(row.p50Ms), 7)} ${lpad(n1(row.p99Ms), 7)} ${lpad(n0(row.processedPerSecond), 7)} ${lpad(String(row.peakMemoryMb), 8)}  ${row.executionsSucceeded.join('/')} ok${row.nothingLost ? '' : ' LOST'}`,
+				`  ${pad(row.label, rw)} ${lpad(n0(row.processedPerSecond), 11)} ${lpad(n0(row.acceptedPerSecond), 10)} ${lpad(n1(row.p50Ms), 7)} ${lpad(n1(row.p99Ms), 7)} ${lpad(String(row.peakMemoryMb), 8)} ${lpad(row.staticDataBytes === undefined ? '–' : `${n0(row.staticDataBytes / 1024)}K`, 8)}  ${row.executionsSucceeded.join('/')} ok${row.nothingLost ? '' : ' LOST'}`,
 			);
 		}
-		lines.push(`  a/b (trigger/Webhook node) ${n2(w.ratios.triggerOverWebhook)}` + (Number.isFinite(w.ratios.triggerNoDedupeOverWebhook) ? `   without de-duplication ${n2(w.ratios.triggerNoDedupeOverWebhook)}` : ''));
+		lines.push(
+			`  trigger/Webhook node, processed/s: defaults ${n2(w.ratios.triggerOverWebhook)}   lazy acquire ${n2(w.ratios.triggerLazyOverWebhookLazy)}` +
+				(Number.isFinite(w.ratios.triggerV1OverWebhook) ? `   version 1 ${n2(w.ratios.triggerV1OverWebhook)}` : '') +
+				(Number.isFinite(w.ratios.triggerNoDedupeOverWebhook) ? `   without de-duplication ${n2(w.ratios.triggerNoDedupeOverWebhook)}` : ''),
+		);
 	}
 	if (r.queue) {
 		const q = r.queue;

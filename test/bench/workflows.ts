@@ -13,6 +13,7 @@ import * as path from 'node:path';
 
 import { NODE_TYPES, type StoredCredential, type WorkflowJson } from '../n8n/instance';
 import { PROJECT_ROOT } from '../n8n/runtime';
+import { CEILING_CREDENTIAL_TYPE, CEILING_NODE_TYPE } from './ceiling/pack';
 
 export const NODE_UNDER_TEST = 'Under Test';
 
@@ -78,24 +79,52 @@ function sendWorkflow(name: string, path: string, node: Record<string, unknown>)
 
 export type SendOperation = 'sendText' | 'fastForward';
 
-/** This package's action node. `concurrency` undefined = the node's default (Request Options left empty). */
+/**
+ * This package's action node. `concurrency` undefined = the node's default (Request Options left
+ * empty). Send Text takes `to` and `text` through expressions, or with `mapped` from the
+ * item's fields of those names (Data to Send: Map Automatically).
+ */
 export function packageSendWorkflow(
 	name: string,
 	path: string,
 	op: SendOperation,
 	credential: StoredCredential,
-	concurrency?: number,
+	{ concurrency, mapped = false }: { concurrency?: number; mapped?: boolean } = {},
 ): WorkflowJson {
 	const requestOptions = concurrency === undefined ? {} : { concurrency };
+	const message = mapped ? { dataToSend: 'autoMapInputData' } : { to: '={{ $json.to }}', text: '={{ $json.text }}' };
 	const parameters =
 		op === 'sendText'
-			? { resource: 'message', operation: 'sendText', to: '={{ $json.to }}', text: '={{ $json.text }}', requestOptions }
+			? { resource: 'message', operation: 'sendText', ...message, requestOptions }
 			: { resource: 'time', operation: 'fastForward', durationAmount: 1, durationUnit: 'minutes', requestOptions };
 	return sendWorkflow(name, path, {
 		type: NODE_TYPES.action,
 		typeVersion: nodeVersions().action,
 		parameters,
 		credentials: { [credential.type]: { id: credential.id, name: credential.name } },
+	});
+}
+
+/**
+ * The ceiling fixture (test/bench/ceiling): the same request with nothing else, at the same
+ * concurrency as this node's default.
+ */
+export function ceilingSendWorkflow(
+	name: string,
+	path: string,
+	op: SendOperation,
+	credential: StoredCredential,
+	concurrency: number,
+): WorkflowJson {
+	const parameters =
+		op === 'sendText'
+			? { path: '/v1/messages', fixedBody: '{"channel": "chatapp", "message_type": "text"}', itemFields: 'to,text' }
+			: { path: '/v1/fast-forward', fixedBody: '{"duration": "1m"}', itemFields: '' };
+	return sendWorkflow(name, path, {
+		type: CEILING_NODE_TYPE,
+		typeVersion: 1,
+		parameters: { ...parameters, concurrency },
+		credentials: { [CEILING_CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
 	});
 }
 
@@ -146,8 +175,11 @@ export function httpRequestSendWorkflow(
 	});
 }
 
-/** This package's trigger alone (production URL /webhook/<webhookId>/chat-app), no auth. */
-export function triggerWorkflow(name: string, ignoreRepeatedDeliveries: boolean): WorkflowJson {
+/**
+ * This package's trigger alone (production URL /webhook/<webhookId>/chat-app), no auth, at the
+ * version new workflows get unless `typeVersion` is given.
+ */
+export function triggerWorkflow(name: string, ignoreRepeatedDeliveries: boolean, typeVersion = nodeVersions().trigger): WorkflowJson {
 	return {
 		name,
 		nodes: [
@@ -155,7 +187,7 @@ export function triggerWorkflow(name: string, ignoreRepeatedDeliveries: boolean)
 				id: randomUUID(),
 				name: 'Trigger',
 				type: NODE_TYPES.trigger,
-				typeVersion: nodeVersions().trigger,
+				typeVersion,
 				position: [0, 0],
 				webhookId: randomUUID(),
 				parameters: {

@@ -5,6 +5,7 @@
  * the answer. Covers the two trigger examples, repeated deliveries, a wrong secret, and the
  * trigger's repeat memory (workflow static data) across executions.
  */
+import { randomUUID } from 'node:crypto';
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData } from '../n8n/examples';
 import { NODE_TYPES } from '../n8n/instance';
 import { webhookHeadersFor } from '../n8n/sandboxCredentials';
@@ -202,5 +203,68 @@ describe('message status -> published status workflow', () => {
 		} finally {
 			await sandbox.setWebhook(statusUrl, statusHeaders);
 		}
+	});
+});
+
+describe('trigger versions: 1.1 for new workflows, 1 kept by saved ones', () => {
+	// n8n 2.41 leaves the body of a version 1.1 webhook unread when it cannot parse its content
+	// type; the trigger reads it itself. A delivery without a content type must start both.
+	const versions = [1, 1.1];
+	const published: Array<{ version: number; id: string; url: string }> = [];
+
+	beforeAll(async () => {
+		for (const version of versions) {
+			const id = await n8n.importWorkflow({
+				name: `Trigger version ${version}`,
+				nodes: [
+					{
+						id: `trigger-${version}`,
+						name: 'Trigger',
+						type: NODE_TYPES.trigger,
+						typeVersion: version,
+						position: [0, 0],
+						webhookId: randomUUID(),
+						parameters: { events: ['message.status'], status: 'any', authentication: 'none', ignoreRepeatedDeliveries: true },
+					},
+				],
+				connections: {},
+				settings: { executionOrder: 'v1' },
+			});
+			await n8n.activate(id);
+			const url = (await webhookUrlsOf(n8n, id)).find((u) => u.nodeType === NODE_TYPES.trigger)?.url;
+			if (!url) throw new Error(`no production webhook registered for the version ${version} trigger`);
+			published.push({ version, id, url });
+		}
+	});
+
+	afterAll(async () => {
+		for (const { id } of published) await n8n.deactivate(id);
+	});
+
+	test.each(versions)('version %s: a delivery without content type starts the workflow once; its repeat starts nothing', async (version) => {
+		const { id, url } = published.find((p) => p.version === version)!;
+		const event = {
+			event_type: 'message.status',
+			message_id: `msg_version_${version}_${Date.now()}`,
+			conversation_id: 'conv_version',
+			channel: 'chatapp',
+			to: customer,
+			status: 'delivered',
+			timestamp: new Date().toISOString(),
+		};
+		// A byte body: fetch then sends no content type at all.
+		const post = async () => {
+			const res = await fetch(url, { method: 'POST', body: Buffer.from(JSON.stringify(event)) });
+			return { status: res.status, body: await res.json() };
+		};
+		const first = await post();
+		expect(first).toEqual({ status: 200, body: { received: true, started: true, event_type: 'message.status' } });
+		const [exec] = await waitForExecutions(id, 1);
+		expect(exec.status).toBe('success');
+		expect(nodeOutput(exec, 'Trigger')).toEqual([event]);
+
+		const again = await post();
+		expect(again.body).toEqual(expect.objectContaining({ started: false }));
+		expect(await settledCount(id)).toBe(1);
 	});
 });

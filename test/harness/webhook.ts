@@ -3,10 +3,13 @@
 // webhook-helpers.ts executeWebhook, middlewares/body-parser.ts), reduced to what a
 // community trigger can observe:
 // - URL `/webhook/<webhookId>/<path>` for the declared method, anything else 404;
-// - the raw body is kept as `req.rawBody`; for a typeVersion 1 node the body is parsed before
-//   the node runs (application/json -> object, text/plain -> string, form -> object, any
-//   other type -> `req.body` stays undefined); JSON that does not parse gets n8n's own 422
-//   "Failed to parse request body" and the node never runs;
+// - the body (webhook-helpers.ts parseRequestBody): for a typeVersion 1 node it is read into
+//   `req.rawBody` and parsed before the node runs (application/json -> object, text/plain ->
+//   string, form -> object, any other type -> `req.body` stays undefined); above version 1 only
+//   a body n8n can parse (JSON, text, form, XML) is read, any other (no content type,
+//   octet-stream...) is left unread (`req.rawBody` and `req.body` undefined) for the node's
+//   `req.readRawBody()`; JSON that does not parse gets n8n's own 422 "Failed to parse request
+//   body" and the node never runs;
 // - a new Workflow per request, built from the saved static data; the node's webhook()
 //   runs in n8n-core's WebhookContext (mode 'webhook') with the request and response in
 //   additionalData; its changed static data is saved before the response goes out;
@@ -41,6 +44,7 @@ export const TRIGGER_NODE_TYPE = 'n8n-nodes-timeline-navigation.chatAppMessaging
 export interface HostTriggerOptions {
 	/** Full node type; default: this package's trigger. */
 	type?: string;
+	/** Default: the version new workflows get (the node's defaultVersion). */
 	typeVersion?: number;
 	name?: string;
 	parameters?: INodeParameters;
@@ -99,7 +103,7 @@ export interface HostedTrigger {
 
 type HarnessRequest = http.IncomingMessage & {
 	body?: unknown;
-	rawBody: Buffer;
+	rawBody?: Buffer;
 	contentType?: string;
 	encoding: BufferEncoding;
 	params: Record<string, string>;
@@ -129,10 +133,22 @@ function parseContentType(req: HarnessRequest): void {
 	req.encoding = (charset ? charset.slice('charset='.length).replace(/"/g, '').toLowerCase() : 'utf-8') as BufferEncoding;
 }
 
+/** The content types n8n reads and parses for a webhook node above version 1. */
+function isParsableContentType(contentType: string | undefined): boolean {
+	if (!contentType) return false;
+	return (
+		contentType.startsWith('application/json') ||
+		contentType.startsWith('text/plain') ||
+		contentType.startsWith('application/x-www-form-urlencoded') ||
+		contentType.endsWith('/xml') ||
+		contentType.endsWith('+xml')
+	);
+}
+
 /** n8n's parseBody (typeVersion 1 nodes always get it), without XML and multipart. */
 function parseBody(req: HarnessRequest): void {
 	const { rawBody, contentType, encoding } = req;
-	if (!rawBody.length) return;
+	if (!rawBody?.length) return;
 	const text = rawBody.toString(encoding).replace(/^\uFEFF/, '');
 	try {
 		if (contentType === 'application/json') req.body = JSON.parse(text);
@@ -193,7 +209,9 @@ export async function hostTrigger(options: HostTriggerOptions = {}): Promise<Hos
 	const pkg = await getPackage();
 	const credentialsHelper = await createCredentialsHelper(options.credentials);
 	const type = options.type ?? TRIGGER_NODE_TYPE;
-	const typeVersion = options.typeVersion ?? 1;
+	// As a user adding the node today gets it: its default version, else its newest.
+	const { defaultVersion, version } = pkg.nodeTypes.getByNameAndVersion(type).description;
+	const typeVersion = options.typeVersion ?? defaultVersion ?? Math.max(...[version].flat());
 	const nodeType = pkg.nodeTypes.getByNameAndVersion(type, typeVersion);
 	const declared = nodeType.description.webhooks?.[0];
 	if (!declared || !nodeType.webhook) throw new Error(`${type} has no webhook to host`);
@@ -231,13 +249,17 @@ export async function hostTrigger(options: HostTriggerOptions = {}): Promise<Hos
 		req.params = {};
 		req.query = parseQueryString(search);
 		parseContentType(req);
-		req.rawBody = await readBody(req);
-		req.readRawBody = async () => undefined;
-		try {
-			parseBody(req);
-		} catch (error) {
-			response.status(422).json({ code: 422, message: 'Failed to parse request body', hint: (error as Error).message });
-			return;
+		req.readRawBody = async () => {
+			req.rawBody ??= await readBody(req);
+		};
+		if (typeVersion === 1 || isParsableContentType(req.contentType)) {
+			await req.readRawBody();
+			try {
+				parseBody(req);
+			} catch (error) {
+				response.status(422).json({ code: 422, message: 'Failed to parse request body', hint: (error as Error).message });
+				return;
+			}
 		}
 
 		// As n8n: a fresh Workflow per request, from the static data saved in the database.

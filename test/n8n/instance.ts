@@ -80,6 +80,8 @@ export interface StartN8nOptions {
 	packageTarball?: string;
 	/** Install nothing into the user folder (n8n without this package). */
 	withoutPackage?: boolean;
+	/** Other packages (tarballs) installed next to this one, such as the bench's ceiling fixture. */
+	extraPackages?: Array<{ name: string; tarball: string }>;
 	/** Extra environment variables for the server and the CLI commands. */
 	env?: Record<string, string | undefined>;
 	log?: Log;
@@ -328,9 +330,9 @@ function runtimeEnvForProjectNpm(): NodeJS.ProcessEnv {
  * Installs the packed package into `<userFolder>/.n8n/nodes/node_modules/<name>` as n8n's
  * community-package installer leaves it (replacing any previous copy).
  */
-export function installPackage(tarball: string, userFolder: string): string {
+export function installPackage(tarball: string, userFolder: string, name = PACKAGE_NAME): string {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	const target = path.join(nodesDir, 'node_modules', name);
 	fs.rmSync(target, { recursive: true, force: true });
 	fs.mkdirSync(target, { recursive: true });
 	const res = spawnSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'], {
@@ -351,7 +353,7 @@ export function installPackage(tarball: string, userFolder: string): string {
 	const pkg = fs.existsSync(nodesPkg)
 		? JSON.parse(fs.readFileSync(nodesPkg, 'utf8'))
 		: { name: 'installed-nodes', private: true, dependencies: {} };
-	pkg.dependencies = { ...(pkg.dependencies ?? {}), [PACKAGE_NAME]: version };
+	pkg.dependencies = { ...(pkg.dependencies ?? {}), [name]: version };
 	fs.writeFileSync(nodesPkg, JSON.stringify(pkg, null, 2) + '\n');
 	return target;
 }
@@ -433,8 +435,10 @@ export async function startN8nProcess(opts: StartN8nOptions = {}): Promise<N8nPr
 
 	if (tarball) {
 		try {
-			const dir = installPackage(tarball, userFolder);
-			log(`[n8n] installed ${path.basename(tarball)} as a community package at ${dir}`);
+			for (const extra of [{ name: PACKAGE_NAME, tarball }, ...(opts.extraPackages ?? [])]) {
+				const dir = installPackage(extra.tarball, userFolder, extra.name);
+				log(`[n8n] installed ${path.basename(extra.tarball)} as a community package at ${dir}`);
+			}
 		} catch (err) {
 			if (tempFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 			throw err;
@@ -743,15 +747,24 @@ async function request(
 	headers: Record<string, string>,
 	allowError = false,
 ): Promise<HttpResult> {
-	const res = await fetch(url, {
-		method,
-		headers: {
-			accept: 'application/json',
-			...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-			...headers,
-		},
-		body: body !== undefined ? JSON.stringify(body) : undefined,
-	});
+	const send = () =>
+		fetch(url, {
+			method,
+			headers: {
+				accept: 'application/json',
+				...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+				...headers,
+			},
+			body: body !== undefined ? JSON.stringify(body) : undefined,
+		});
+	let res = await send();
+	// On a saturated machine n8n's database ping can time out and n8n then answers 503
+	// ("Database is not ready!") for a while: a read is safe to repeat.
+	for (let attempt = 1; res.status === 503 && method === 'GET' && attempt <= 30; attempt++) {
+		await res.text();
+		await sleep(1000);
+		res = await send();
+	}
 	const text = await res.text();
 	let parsed: any = text;
 	try {

@@ -4,6 +4,7 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
+import { nodeParameter } from '../helpers/parameters';
 import { readConcurrency } from '../transport/settings';
 import { findOperation } from './registry';
 
@@ -21,8 +22,8 @@ function errorItem(error: Error & { description?: string | null }, itemIndex: nu
  */
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
+	const resource = nodeParameter(this, 'resource', 0) as string;
+	const operation = nodeParameter(this, 'operation', 0) as string;
 	const registered = findOperation(resource, operation);
 	if (!registered) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);

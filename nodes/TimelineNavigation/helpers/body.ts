@@ -2,14 +2,14 @@
 // the escape hatch adds fields the node does not list, and never silently replaces one the
 // node sets itself.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { invalidInput, unwrap } from './parameters';
+import { invalidInput, nodeParameter, unwrap } from './parameters';
 import { parseJsonObject } from './validation';
 
 export const EXTRA_BODY_FIELD = 'Extra Body Fields (JSON)';
 
 /** The "Additional Fields" collection as set for the item (every option is optional). */
 export function readAdditionalFields(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	return context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	return nodeParameter(context, 'additionalFields', itemIndex, {}) as IDataObject;
 }
 
 /** A JSON object option of a collection, given as text or as an object from an expression. */

@@ -170,3 +170,70 @@ export const requestOptionsField: INodeProperties = {
 		},
 	],
 };
+
+export const DATA_TO_SEND = 'dataToSend';
+export const DEFINE_BELOW = 'defineBelow';
+/** n8n's own value for this mode (Postgres, Supabase, NocoDB...). */
+export const AUTO_MAP_INPUT_DATA = 'autoMapInputData';
+
+/** The input item's fields a send reads in "Map Automatically" mode, as the editor lists them. */
+export interface InputFieldNames {
+	required: string[];
+	optional: string[];
+}
+
+function listOf(names: string[]): string {
+	return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+export function describeInputFields({ required, optional }: InputFieldNames): string {
+	return `${listOf(required)}${optional.length ? ` (optionally ${listOf(optional)})` : ''}`;
+}
+
+/**
+ * "Data to Send", as n8n's own nodes offer it: the fields below (the default), or fields of the
+ * same names in the input item, which n8n need not evaluate as expressions for every item.
+ */
+export function dataToSendFields(inputFields: InputFieldNames): INodeProperties[] {
+	const names = describeInputFields(inputFields);
+	return [
+		{
+			displayName: 'Data to Send',
+			name: DATA_TO_SEND,
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{
+					name: 'Define Below',
+					value: DEFINE_BELOW,
+					description: 'Set each field of the message below, with expressions where needed',
+				},
+				{
+					name: 'Map Automatically',
+					value: AUTO_MAP_INPUT_DATA,
+					description: `Use when the input items have fields named ${names}. The fastest way to send many items.`,
+				},
+			],
+			default: DEFINE_BELOW,
+			description: 'Whether to fill the message from the fields below or from the fields of the input item',
+		},
+		{
+			displayName: `In this mode, make sure the input items have fields named ${names}. Use an 'Edit Fields' node before this node to rename fields if needed.`,
+			name: 'autoMapNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { [DATA_TO_SEND]: [AUTO_MAP_INPUT_DATA] } },
+		},
+	];
+}
+
+/** Fields shown, and read, only when Data to Send is "Define Below". */
+export function definedBelow(properties: INodeProperties[]): INodeProperties[] {
+	return properties.map((property) => ({
+		...property,
+		displayOptions: {
+			...property.displayOptions,
+			show: { ...property.displayOptions?.show, [DATA_TO_SEND]: [DEFINE_BELOW] },
+		},
+	}));
+}

@@ -1,4 +1,5 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type ILoadOptionsFunctions } from 'n8n-workflow';
+import { nodeParameter } from './parameters';
 
 /**
  * The list inside an answer: the answer itself when it is an array, else its `key` property,
@@ -52,7 +53,7 @@ export function entriesOrWholeAnswer(
 	label: string,
 	question: IDataObject,
 ): IDataObject | IDataObject[] {
-	if (context.getNodeParameter('outputMode', itemIndex, 'split') === 'response') return answer;
+	if (nodeParameter(context, 'outputMode', itemIndex, 'split') === 'response') return answer;
 	return listEntries(context, itemIndex, answer, key, label).map((entry) => ({ ...entry, ...without(question, entry) }));
 }
 

@@ -1,16 +1,130 @@
 // Reading the node's parameters for one item. Every check names the field as the editor shows
-// it, the value it got and the item, and is made before anything is sent.
+// it (or the input item's field it came from), the value it got and the item, and is made before
+// anything is sent.
+//
+// Every parameter is read through `nodeParameter`: a value that holds no expression anywhere is
+// the same for every item, so n8n resolves it once per execution and the node reuses it.
 import {
+	deepCopy,
 	NodeOperationError,
+	type IDataObject,
 	type IExecuteFunctions,
+	type IGetNodeParameterOptions,
 	type INodeParameterResourceLocator,
 } from 'n8n-workflow';
+import { AUTO_MAP_INPUT_DATA, DATA_TO_SEND } from './fields';
 import { toIsoDateTime, type Checked } from './validation';
+
+/** What one execution has already read: the raw parameters and the expression-free values. */
+interface ExecutionParameters {
+	raw: IDataObject;
+	/** Cache key → the resolved value, or EXPRESSION when the parameter must be read per item. */
+	resolved: Map<string, unknown>;
+	autoMapped?: boolean;
+}
+
+const EXPRESSION = Symbol('holds an expression');
+const executions = new WeakMap<IExecuteFunctions, ExecutionParameters>();
+
+function executionParameters(context: IExecuteFunctions): ExecutionParameters {
+	let state = executions.get(context);
+	if (!state) {
+		// getNode() copies the whole node: once per execution, not once per read.
+		state = { raw: context.getNode().parameters as IDataObject, resolved: new Map() };
+		executions.set(context, state);
+	}
+	return state;
+}
+
+/** n8n evaluates a string starting with "=" as an expression, at any depth of a collection. */
+export function holdsExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (Array.isArray(value)) return value.some(holdsExpression);
+	if (value !== null && typeof value === 'object') return Object.values(value).some(holdsExpression);
+	return false;
+}
+
+function rawValueAt(raw: IDataObject, path: string): unknown {
+	let value: unknown = raw;
+	for (const key of path.split('.')) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as IDataObject)[key];
+	}
+	return value;
+}
+
+/**
+ * The parameter's value for the item, as `getNodeParameter` gives it. A value without
+ * expressions is resolved (and checked by n8n) once per execution; a failed read is never
+ * kept, so each item gets its own error. Objects are copied, so no two items share one.
+ */
+export function nodeParameter(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback?: unknown,
+	options?: IGetNodeParameterOptions,
+): unknown {
+	const state = executionParameters(context);
+	const raw = rawValueAt(state.raw, name);
+	// Without a stored value n8n returns the fallback, which differs between callers.
+	const key = `${name}${options?.extractValue ? '\u0000extract' : ''}${raw === undefined ? `\u0000${JSON.stringify(fallback)}` : ''}`;
+	const known = state.resolved.get(key);
+	if (known === EXPRESSION || (known === undefined && holdsExpression(raw))) {
+		if (known === undefined) state.resolved.set(key, EXPRESSION);
+		return context.getNodeParameter(name, itemIndex, fallback, options);
+	}
+	if (!state.resolved.has(key)) state.resolved.set(key, context.getNodeParameter(name, itemIndex, fallback, options));
+	const value = state.resolved.get(key);
+	return value !== null && typeof value === 'object' ? deepCopy(value) : value;
+}
+
+/** Whether the operation takes its values from the input item ("Data to Send": Map Automatically). */
+export function isAutoMapped(context: IExecuteFunctions): boolean {
+	const state = executionParameters(context);
+	state.autoMapped ??= nodeParameter(context, DATA_TO_SEND, 0, 'defineBelow') === AUTO_MAP_INPUT_DATA;
+	return state.autoMapped;
+}
+
+/** A field of the input item, as errors name it in "Map Automatically" mode. */
+export class InputField {
+	constructor(readonly path: string) {}
+
+	toString(): string {
+		return `input field "${this.path}"`;
+	}
+}
 
 /** A field as errors name it: its parameter name and the label the editor shows. */
 export interface FieldRef {
 	name: string;
 	displayName: string;
+	/** In "Map Automatically" mode, the input item's field that gives the value instead. */
+	inputField?: string;
+}
+
+/** The field, read from the input item's `inputField` in "Map Automatically" mode. */
+export function mappedFrom(field: FieldRef, inputField: string): FieldRef {
+	return { name: field.name, displayName: field.displayName, inputField };
+}
+
+/** Where the field's value comes from for this execution: the node's parameter or the input item. */
+export function fieldLabel(context: IExecuteFunctions, field: FieldRef): string | InputField {
+	return field.inputField !== undefined && isAutoMapped(context) ? new InputField(field.inputField) : field.displayName;
+}
+
+/** The field's value for the item, from the parameter or, in "Map Automatically" mode, the input item. */
+export function fieldValue(context: IExecuteFunctions, itemIndex: number, field: FieldRef, fallback: unknown = ''): unknown {
+	if (field.inputField !== undefined && isAutoMapped(context)) return inputFieldValue(context, itemIndex, field.inputField);
+	return nodeParameter(context, field.name, itemIndex, fallback);
+}
+
+/** A top-level field of the input item's JSON. */
+export function inputFieldValue(context: IExecuteFunctions, itemIndex: number, name: string): unknown {
+	const json = context.getInputData()[itemIndex]?.json ?? {};
+	const value = Object.prototype.hasOwnProperty.call(json, name) ? json[name] : undefined;
+	// A copy: what is sent (and output) must not share objects with the input item.
+	return value !== null && typeof value === 'object' ? deepCopy(value) : value;
 }
 
 /** How a value is shown inside an error message: short, and never mistaken for text around it. */
@@ -25,24 +139,25 @@ export function showValue(value: unknown): string {
 export function invalidInput(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	field: string,
+	field: string | InputField,
 	value: unknown,
 	expected: string,
 ): NodeOperationError {
+	const fix =
+		field instanceof InputField
+			? `Fix the field "${field.path}" of input item ${itemIndex} (Data to Send is "Map Automatically"), or set Data to Send to "Define Below" and fill the fields there.`
+			: `Fix "${field}" (or the expression that fills it) for item ${itemIndex}.`;
 	return new NodeOperationError(
 		context.getNode(),
-		`Invalid ${field} in item ${itemIndex}: got ${showValue(value)}, ${expected}`,
-		{
-			itemIndex,
-			description: `Fix "${field}" (or the expression that fills it) for item ${itemIndex}. Nothing was sent for this item.`,
-		},
+		`Invalid ${String(field)} in item ${itemIndex}: got ${showValue(value)}, ${expected}`,
+		{ itemIndex, description: `${fix} Nothing was sent for this item.` },
 	);
 }
 
 export function unwrap<T>(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	field: string,
+	field: string | InputField,
 	value: unknown,
 	checked: Checked<T>,
 ): T {
@@ -58,8 +173,8 @@ export function readChecked<T>(
 	check: (value: unknown) => Checked<T>,
 	fallback: unknown = '',
 ): T {
-	const value = context.getNodeParameter(field.name, itemIndex, fallback) as unknown;
-	return unwrap(context, itemIndex, field.displayName, value, check(value));
+	const value = fieldValue(context, itemIndex, field, fallback);
+	return unwrap(context, itemIndex, fieldLabel(context, field), value, check(value));
 }
 
 /** Text, as an expression may give it: a number counts as text, an object or a list does not. */
@@ -71,19 +186,19 @@ function describeNonText(value: unknown): string | undefined {
 
 /** A required text field: trimmed, and an error when it is empty or not text. */
 export function requireString(context: IExecuteFunctions, itemIndex: number, field: FieldRef): string {
-	const value = context.getNodeParameter(field.name, itemIndex, '') as unknown;
+	const value = fieldValue(context, itemIndex, field);
 	// An expression that returns an object or a list: sending "[object Object]" would help no one.
 	const notText = describeNonText(value);
-	if (notText) throw invalidInput(context, itemIndex, field.displayName, value, notText);
+	if (notText) throw invalidInput(context, itemIndex, fieldLabel(context, field), value, notText);
 	if (value === undefined || value === null || String(value).trim() === '') {
-		throw invalidInput(context, itemIndex, field.displayName, value, 'expected a value: this field is required');
+		throw invalidInput(context, itemIndex, fieldLabel(context, field), value, 'expected a value: this field is required');
 	}
 	return String(value).trim();
 }
 
 /** An optional text field: undefined when left empty, otherwise the text as given. */
 export function optionalString(context: IExecuteFunctions, itemIndex: number, field: FieldRef): string | undefined {
-	const value = context.getNodeParameter(field.name, itemIndex, '') as unknown;
+	const value = fieldValue(context, itemIndex, field);
 	if (value === undefined || value === null || value === '') return undefined;
 	return String(value);
 }
@@ -95,14 +210,14 @@ export function requireDateTime(context: IExecuteFunctions, itemIndex: number, f
 
 /** An optional date-time: undefined when left empty, otherwise ISO 8601 UTC (or an input error). */
 export function optionalDateTime(context: IExecuteFunctions, itemIndex: number, field: FieldRef): string | undefined {
-	const value = context.getNodeParameter(field.name, itemIndex, '') as unknown;
+	const value = nodeParameter(context, field.name, itemIndex, '');
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
 	return unwrap(context, itemIndex, field.displayName, value, toIsoDateTime(value, context.getTimezone()));
 }
 
 /** The ID out of a resource locator (list or ID mode), required and trimmed. */
 export function requireLocatorId(context: IExecuteFunctions, itemIndex: number, field: FieldRef): string {
-	const locator = context.getNodeParameter(field.name, itemIndex, '', { extractValue: true }) as
+	const locator = nodeParameter(context, field.name, itemIndex, '', { extractValue: true }) as
 		| INodeParameterResourceLocator
 		| string;
 	const value = typeof locator === 'object' && locator !== null ? locator.value : locator;

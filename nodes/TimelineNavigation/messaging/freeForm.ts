@@ -6,6 +6,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { ItemCall } from '../actions/types';
 import { EXTRA_BODY_FIELD, readAdditionalFields, withExtraFields } from '../helpers/body';
 import { additionalFieldsCollection } from '../helpers/fields';
+import { nodeParameter } from '../helpers/parameters';
 import { explainSendError, isWindowClosed, refusalOf, windowClosedError } from './refusals';
 import { CHANNEL, postMessage, templateBody } from './send';
 import { FALLBACK_TEMPLATE_FIELDS, readTemplate, templateFields } from './template';
@@ -45,7 +46,7 @@ export async function sendFreeForm(
 	const { extraBody } = readAdditionalFields(context, itemIndex);
 	const body = withExtraFields(context, itemIndex, EXTRA_BODY_FIELD, { channel: CHANNEL, to, ...payload }, extraBody);
 	// Read (and check) the fallback before anything is sent, so a mistake in it fails early.
-	const useFallback = context.getNodeParameter(fallbackToTemplate.name, itemIndex, false) as boolean;
+	const useFallback = nodeParameter(context, fallbackToTemplate.name, itemIndex, false) as boolean;
 	const fallback = useFallback ? readTemplate(context, itemIndex, FALLBACK_TEMPLATE_FIELDS) : undefined;
 	const fallbackBody = fallback
 		? withExtraFields(context, itemIndex, EXTRA_BODY_FIELD, templateBody(to, fallback), extraBody)

@@ -1,7 +1,7 @@
 // Named placeholders in free-form text ({first_name}) and the values injected for this message
 // only, given as name/value pairs or as one JSON object.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { invalidInput, unwrap } from '../helpers/parameters';
+import { inputFieldValue, InputField, invalidInput, isAutoMapped, nodeParameter, unwrap } from '../helpers/parameters';
 import { findPlaceholders, parseJsonObject } from '../helpers/validation';
 
 const inputMode: INodeProperties = {
@@ -62,28 +62,51 @@ const json: INodeProperties = {
 
 export const injectedFieldsFields: INodeProperties[] = [inputMode, pairs, json];
 
-/** Injected fields as name/value pairs or one JSON object; values must be text, numbers or booleans. */
-export function readInjectedFields(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const mode = context.getNodeParameter(inputMode.name, itemIndex, 'pairs') as string;
+/** The input item's field read in "Map Automatically" mode. */
+const INPUT_FIELD = 'injected_fields';
+
+/** One object of placeholder name to value; each value must be text, a number or a boolean. */
+function injectedFromObject(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	raw: unknown,
+	field: string | InputField,
+	valueField: (name: string) => string | InputField,
+): IDataObject {
+	const object = unwrap(context, itemIndex, field, raw, parseJsonObject(raw));
 	const fields: IDataObject = {};
-	if (mode === 'json') {
-		const raw = context.getNodeParameter(json.name, itemIndex, '{}') as unknown;
-		const object = unwrap(context, itemIndex, json.displayName, raw, parseJsonObject(raw));
-		for (const [name, value] of Object.entries(object)) {
-			if (!['string', 'number', 'boolean'].includes(typeof value)) {
-				throw invalidInput(
-					context,
-					itemIndex,
-					`${json.displayName} "${name}"`,
-					value,
-					'expected text, a number or a boolean: a placeholder is replaced by one value',
-				);
-			}
-			fields[name] = value as string | number | boolean;
+	for (const [name, value] of Object.entries(object)) {
+		if (!['string', 'number', 'boolean'].includes(typeof value)) {
+			throw invalidInput(
+				context,
+				itemIndex,
+				valueField(name),
+				value,
+				'expected text, a number or a boolean: a placeholder is replaced by one value',
+			);
 		}
-		return fields;
+		fields[name] = value as string | number | boolean;
 	}
-	const entries = context.getNodeParameter(`${pairs.name}.field`, itemIndex, []) as IDataObject[];
+	return fields;
+}
+
+/**
+ * Injected fields as name/value pairs or one JSON object; values must be text, numbers or
+ * booleans. In "Map Automatically" mode, the input item's optional `injected_fields` object.
+ */
+export function readInjectedFields(context: IExecuteFunctions, itemIndex: number): IDataObject {
+	if (isAutoMapped(context)) {
+		const raw = inputFieldValue(context, itemIndex, INPUT_FIELD);
+		if (raw === undefined || raw === null) return {};
+		return injectedFromObject(context, itemIndex, raw, new InputField(INPUT_FIELD), (name) => new InputField(`${INPUT_FIELD}.${name}`));
+	}
+	const mode = nodeParameter(context, inputMode.name, itemIndex, 'pairs') as string;
+	if (mode === 'json') {
+		const raw = nodeParameter(context, json.name, itemIndex, '{}');
+		return injectedFromObject(context, itemIndex, raw, json.displayName, (name) => `${json.displayName} "${name}"`);
+	}
+	const fields: IDataObject = {};
+	const entries = nodeParameter(context, `${pairs.name}.field`, itemIndex, []) as IDataObject[];
 	entries.forEach((pair, index) => {
 		const name = typeof pair.name === 'string' ? pair.name.trim() : String(pair.name ?? '').trim();
 		const field = `Injected Field ${index + 1} Name`;

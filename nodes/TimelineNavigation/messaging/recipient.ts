@@ -1,6 +1,7 @@
 // The recipient of every send: a phone number in E.164, normalised first by default.
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { readChecked } from '../helpers/parameters';
+import { definedBelow } from '../helpers/fields';
+import { mappedFrom, nodeParameter, readChecked } from '../helpers/parameters';
 import { checkE164 } from '../helpers/validation';
 
 const to: INodeProperties = {
@@ -22,10 +23,12 @@ const normalizePhoneNumber: INodeProperties = {
 		'Whether to remove spaces, dashes, dots and parentheses (and turn a leading 00 into +) before checking the number, so "+1 (415) 555-0123" becomes +14155550123',
 };
 
-export const recipientFields: INodeProperties[] = [to, normalizePhoneNumber];
+const toRef = mappedFrom(to, 'to');
+
+export const recipientFields: INodeProperties[] = [...definedBelow([to]), normalizePhoneNumber];
 
 /** The recipient, in E.164, normalised first when "Normalize Phone Number" is on. */
 export function readRecipient(context: IExecuteFunctions, itemIndex: number): string {
-	const normalize = context.getNodeParameter(normalizePhoneNumber.name, itemIndex, true) as boolean;
-	return readChecked(context, itemIndex, to, (value) => checkE164(value, normalize));
+	const normalize = nodeParameter(context, normalizePhoneNumber.name, itemIndex, true) as boolean;
+	return readChecked(context, itemIndex, toRef, (value) => checkE164(value, normalize));
 }

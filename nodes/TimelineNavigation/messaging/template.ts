@@ -1,7 +1,7 @@
 // A template and its positional parameters ({{1}}, {{2}}, ...), listed one by one or given as
 // one array. Used twice: by Send Template, and as the fallback template of the free-form sends.
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { invalidInput } from '../helpers/parameters';
+import { inputFieldValue, InputField, invalidInput, isAutoMapped, nodeParameter } from '../helpers/parameters';
 import type { TemplateChoice } from './send';
 
 /** The names of one "template and parameters" group of fields: the main one or the fallback. */
@@ -12,6 +12,8 @@ export interface TemplateFieldNames {
 	input: string;
 	list: string;
 	array: string;
+	/** The input item's fields that give the template in "Map Automatically" mode (main template only). */
+	inputFields?: { templateId: string; parameters: string };
 }
 
 export const TEMPLATE_FIELDS: TemplateFieldNames = {
@@ -20,6 +22,7 @@ export const TEMPLATE_FIELDS: TemplateFieldNames = {
 	input: 'parametersInput',
 	list: 'templateParameters',
 	array: 'templateParametersArray',
+	inputFields: { templateId: 'template_id', parameters: 'parameters' },
 };
 
 export const FALLBACK_TEMPLATE_FIELDS: TemplateFieldNames = {
@@ -128,9 +131,8 @@ function templateParameter(
 	itemIndex: number,
 	position: number,
 	value: unknown,
-	labelPrefix: string,
+	field: string | InputField,
 ): string {
-	const field = `${labelPrefix}Template Parameter {{${position}}}`;
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	if (typeof value !== 'string') {
 		throw invalidInput(
@@ -153,7 +155,7 @@ function templateParameter(
 	return value;
 }
 
-function readArray(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): unknown[] {
+function readArray(context: IExecuteFunctions, itemIndex: number, field: string | InputField, value: unknown): unknown[] {
 	const expected = 'expected an array of parameter values in template order, such as ["Ada", "#1042"]';
 	let parsed = value;
 	if (typeof value === 'string') {
@@ -170,7 +172,7 @@ function readArray(context: IExecuteFunctions, itemIndex: number, field: string,
 
 /** The values given one by one, in placeholder order; a gap is an error naming the missing placeholder. */
 function readListedParameters(context: IExecuteFunctions, itemIndex: number, names: TemplateFieldNames): unknown[] {
-	const listed = context.getNodeParameter(names.list, itemIndex, {}) as Record<string, IDataObject | undefined>;
+	const listed = nodeParameter(context, names.list, itemIndex, {}) as Record<string, IDataObject | undefined>;
 	const given = LISTED_POSITIONS.filter((position) => listed[positionName(position)] !== undefined);
 	const highest = given.length ? given[given.length - 1] : 0;
 	const missing = LISTED_POSITIONS.find((position) => position < highest && !given.includes(position));
@@ -188,20 +190,44 @@ function readListedParameters(context: IExecuteFunctions, itemIndex: number, nam
 
 /** The template's ID and its ordered parameters, listed one by one or from one array. */
 export function readTemplate(context: IExecuteFunctions, itemIndex: number, names: TemplateFieldNames): TemplateChoice {
-	const rawId = context.getNodeParameter(names.templateId, itemIndex, '') as unknown;
-	if ((typeof rawId !== 'string' && typeof rawId !== 'number') || String(rawId).trim() === '') {
-		throw invalidInput(context, itemIndex, `${names.labelPrefix}Template ID`, rawId, 'expected the ID of an approved template');
-	}
-	const input = context.getNodeParameter(names.input, itemIndex, 'list') as string;
+	if (names.inputFields && isAutoMapped(context)) return readMappedTemplate(context, itemIndex, names.inputFields);
+	const id = templateId(context, itemIndex, `${names.labelPrefix}Template ID`, nodeParameter(context, names.templateId, itemIndex, ''));
+	const input = nodeParameter(context, names.input, itemIndex, 'list') as string;
 	let values: unknown[];
 	if (input === 'array') {
 		const label = `${names.labelPrefix}Parameters (Array)`;
-		values = readArray(context, itemIndex, label, context.getNodeParameter(names.array, itemIndex, []));
+		values = readArray(context, itemIndex, label, nodeParameter(context, names.array, itemIndex, []));
 	} else {
 		values = readListedParameters(context, itemIndex, names);
 	}
 	return {
-		id: String(rawId).trim(),
-		parameters: values.map((value, index) => templateParameter(context, itemIndex, index + 1, value, names.labelPrefix)),
+		id,
+		parameters: values.map((value, index) =>
+			templateParameter(context, itemIndex, index + 1, value, `${names.labelPrefix}Template Parameter {{${index + 1}}}`),
+		),
 	};
+}
+
+/** "Map Automatically": the ID and the (optional) array of parameters from the input item. */
+function readMappedTemplate(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	fields: NonNullable<TemplateFieldNames['inputFields']>,
+): TemplateChoice {
+	const id = templateId(context, itemIndex, new InputField(fields.templateId), inputFieldValue(context, itemIndex, fields.templateId));
+	const given = inputFieldValue(context, itemIndex, fields.parameters);
+	const values = given === undefined || given === null ? [] : readArray(context, itemIndex, new InputField(fields.parameters), given);
+	return {
+		id,
+		parameters: values.map((value, index) =>
+			templateParameter(context, itemIndex, index + 1, value, new InputField(`${fields.parameters}[${index}]`)),
+		),
+	};
+}
+
+function templateId(context: IExecuteFunctions, itemIndex: number, field: string | InputField, rawId: unknown): string {
+	if ((typeof rawId !== 'string' && typeof rawId !== 'number') || String(rawId).trim() === '') {
+		throw invalidInput(context, itemIndex, field, rawId, 'expected the ID of an approved template');
+	}
+	return String(rawId).trim();
 }

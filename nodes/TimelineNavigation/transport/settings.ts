@@ -2,7 +2,7 @@
 // limits their fields declare, so an expression cannot set a timeout of -5 or 1,000 retries.
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { requestOptionsField } from '../helpers/fields';
-import { invalidInput } from '../helpers/parameters';
+import { invalidInput, nodeParameter } from '../helpers/parameters';
 
 export interface RequestSettings {
 	concurrency: number;
@@ -42,7 +42,7 @@ function readOption(context: IExecuteFunctions, itemIndex: number, name: keyof R
 }
 
 function readGiven(context: IExecuteFunctions, itemIndex: number): Partial<Record<keyof RequestSettings, unknown>> {
-	return context.getNodeParameter('requestOptions', itemIndex, {}) as Partial<Record<keyof RequestSettings, unknown>>;
+	return nodeParameter(context, 'requestOptions', itemIndex, {}) as Partial<Record<keyof RequestSettings, unknown>>;
 }
 
 /** How many items are sent at the same time: one setting for the whole run, read from the first item. */

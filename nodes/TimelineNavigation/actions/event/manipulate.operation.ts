@@ -3,6 +3,7 @@ import { bodyWithAdditionalFields } from '../../helpers/body';
 import { additionalFieldsCollection, timelineLocatorField } from '../../helpers/fields';
 import {
 	invalidInput,
+	nodeParameter,
 	optionalDateTime,
 	optionalString,
 	requireDateTime,
@@ -96,7 +97,7 @@ export const manipulate: OperationDefinition = {
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const { itemIndex } = item;
 		const timelineId = requireLocatorId(this, itemIndex, timeline);
-		const action = this.getNodeParameter(eventAction.name, itemIndex, 'add') as unknown;
+		const action = nodeParameter(this, eventAction.name, itemIndex, 'add');
 		if (typeof action !== 'string' || !EVENT_ACTIONS.includes(action)) {
 			throw invalidInput(this, itemIndex, eventAction.displayName, action, 'expected add, modify or remove');
 		}

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { invalidInput, readChecked } from '../../helpers/parameters';
+import { dataToSendFields, definedBelow } from '../../helpers/fields';
+import { fieldLabel, fieldValue, invalidInput, mappedFrom, readChecked } from '../../helpers/parameters';
 import { parseJsonObject } from '../../helpers/validation';
 import { freeFormFields, sendFreeForm } from '../../messaging/freeForm';
 import { readRecipient, recipientFields } from '../../messaging/recipient';
@@ -14,22 +15,29 @@ const customPayload: INodeProperties = {
 	description: 'A JSON object sent unchanged as the message\'s "custom" field',
 };
 
+const customRef = mappedFrom(customPayload, 'custom');
+
 export const sendCustom: OperationDefinition = {
 	value: 'sendCustom',
 	name: 'Send Custom',
 	action: 'Send a custom message',
 	description: "Send a JSON object as a custom message, inside the customer's 24-hour window",
-	properties: [...recipientFields, customPayload, ...freeFormFields()],
+	properties: [
+		...dataToSendFields({ required: ['to', 'custom'], optional: [] }),
+		...recipientFields,
+		...definedBelow([customPayload]),
+		...freeFormFields(),
+	],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const { itemIndex } = item;
 		const to = readRecipient(this, itemIndex);
-		const custom = readChecked(this, itemIndex, customPayload, parseJsonObject);
+		const custom = readChecked(this, itemIndex, customRef, parseJsonObject);
 		if (Object.keys(custom).length === 0) {
 			throw invalidInput(
 				this,
 				itemIndex,
-				customPayload.displayName,
-				this.getNodeParameter(customPayload.name, itemIndex, ''),
+				fieldLabel(this, customRef),
+				fieldValue(this, itemIndex, customRef),
 				'expected a JSON object with at least one field, such as {"type": "poll"}',
 			);
 		}

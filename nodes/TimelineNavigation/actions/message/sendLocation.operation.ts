@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { optionalString, readChecked } from '../../helpers/parameters';
+import { dataToSendFields, definedBelow } from '../../helpers/fields';
+import { mappedFrom, optionalString, readChecked } from '../../helpers/parameters';
 import { checkLatitude, checkLongitude } from '../../helpers/validation';
 import { freeFormFields, sendFreeForm } from '../../messaging/freeForm';
 import { readRecipient, recipientFields } from '../../messaging/recipient';
@@ -43,21 +44,31 @@ const address: INodeProperties = {
 	description: 'The address of the place',
 };
 
+const latitudeRef = mappedFrom(latitude, 'latitude');
+const longitudeRef = mappedFrom(longitude, 'longitude');
+const placeNameRef = mappedFrom(placeName, 'name');
+const addressRef = mappedFrom(address, 'address');
+
 export const sendLocation: OperationDefinition = {
 	value: 'sendLocation',
 	name: 'Send Location',
 	action: 'Send a location',
 	description: "Send a static location, inside the customer's 24-hour window",
-	properties: [...recipientFields, latitude, longitude, placeName, address, ...freeFormFields()],
+	properties: [
+		...dataToSendFields({ required: ['to', 'latitude', 'longitude'], optional: ['name', 'address'] }),
+		...recipientFields,
+		...definedBelow([latitude, longitude, placeName, address]),
+		...freeFormFields(),
+	],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const { itemIndex } = item;
 		const to = readRecipient(this, itemIndex);
 		const location: IDataObject = {
-			latitude: readChecked(this, itemIndex, latitude, checkLatitude, undefined),
-			longitude: readChecked(this, itemIndex, longitude, checkLongitude, undefined),
+			latitude: readChecked(this, itemIndex, latitudeRef, checkLatitude, undefined),
+			longitude: readChecked(this, itemIndex, longitudeRef, checkLongitude, undefined),
 		};
-		const name = optionalString(this, itemIndex, placeName);
-		const street = optionalString(this, itemIndex, address);
+		const name = optionalString(this, itemIndex, placeNameRef);
+		const street = optionalString(this, itemIndex, addressRef);
 		if (name !== undefined) location.name = name;
 		if (street !== undefined) location.address = street;
 		return await sendFreeForm(this, item, to, { message_type: 'location', location });

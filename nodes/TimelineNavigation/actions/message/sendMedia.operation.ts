@@ -1,8 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readAdditionalFields, readJsonOption } from '../../helpers/body';
-import { additionalFieldsCollection } from '../../helpers/fields';
-import { invalidInput, readChecked } from '../../helpers/parameters';
-import { checkHttpUrl } from '../../helpers/validation';
+import {
+	additionalFieldsCollection,
+	AUTO_MAP_INPUT_DATA,
+	DATA_TO_SEND,
+	dataToSendFields,
+	definedBelow,
+} from '../../helpers/fields';
+import { isAutoMapped, mappedFrom, optionalString, readChecked } from '../../helpers/parameters';
+import { checkHttpUrl, type Checked } from '../../helpers/validation';
 import { freeFormFields, sendFreeForm } from '../../messaging/freeForm';
 import { readRecipient, recipientFields } from '../../messaging/recipient';
 import type { ItemCall, OperationDefinition } from '../types';
@@ -35,15 +41,29 @@ const mediaUrl: INodeProperties = {
 
 const EXTRA_MEDIA_FIELD = 'Extra Media Fields (JSON)';
 
+/** In "Map Automatically" mode the input item gives them; the listed options are then hidden. */
+const hiddenWhenMapped = { hide: { [`/${DATA_TO_SEND}`]: [AUTO_MAP_INPUT_DATA] } };
+const caption: INodeProperties = {
+	displayName: 'Caption',
+	name: 'caption',
+	type: 'string',
+	default: '',
+	description: 'Text shown with the media (sent as caption in the media object)',
+	displayOptions: hiddenWhenMapped,
+};
+const fileName: INodeProperties = {
+	displayName: 'File Name',
+	name: 'fileName',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. invoice.pdf',
+	description: 'The name the recipient sees (sent as filename in the media object)',
+	displayOptions: hiddenWhenMapped,
+};
+
 /** Caption, File Name and Extra Media Fields go into the media object, next to its url. */
 const mediaAdditionalFields = additionalFieldsCollection([
-	{
-		displayName: 'Caption',
-		name: 'caption',
-		type: 'string',
-		default: '',
-		description: 'Text shown with the media (sent as caption in the media object)',
-	},
+	caption,
 	{
 		displayName: EXTRA_MEDIA_FIELD,
 		name: 'extraMedia',
@@ -51,22 +71,31 @@ const mediaAdditionalFields = additionalFieldsCollection([
 		default: '{}',
 		description: 'Fields merged into the media object as given, for fields this node does not list',
 	},
-	{
-		displayName: 'File Name',
-		name: 'fileName',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. invoice.pdf',
-		description: 'The name the recipient sees (sent as filename in the media object)',
-	},
+	fileName,
 ]);
 
+const mediaTypeRef = mappedFrom(mediaType, 'media_type');
+const mediaUrlRef = mappedFrom(mediaUrl, 'media_url');
+
+function checkMediaType(value: unknown): Checked<string> {
+	return typeof value === 'string' && MEDIA_TYPES.includes(value)
+		? { ok: true, value }
+		: { ok: false, problem: `expected one of ${MEDIA_TYPES.join(', ')}` };
+}
+
+/** Caption and file name from Additional Fields, or in "Map Automatically" mode from the input item. */
 function readMediaObject(context: IExecuteFunctions, itemIndex: number, url: string): IDataObject {
-	const { caption, fileName, extraMedia } = readAdditionalFields(context, itemIndex);
+	const additional = readAdditionalFields(context, itemIndex);
 	const media: IDataObject = {};
-	if (typeof caption === 'string' && caption !== '') media.caption = caption;
-	if (typeof fileName === 'string' && fileName !== '') media.filename = fileName;
-	return { ...media, ...readJsonOption(context, itemIndex, EXTRA_MEDIA_FIELD, extraMedia), url };
+	const given = isAutoMapped(context)
+		? {
+				caption: optionalString(context, itemIndex, mappedFrom(caption, 'caption')),
+				filename: optionalString(context, itemIndex, mappedFrom(fileName, 'filename')),
+			}
+		: { caption: additional.caption, filename: additional.fileName };
+	if (typeof given.caption === 'string' && given.caption !== '') media.caption = given.caption;
+	if (typeof given.filename === 'string' && given.filename !== '') media.filename = given.filename;
+	return { ...media, ...readJsonOption(context, itemIndex, EXTRA_MEDIA_FIELD, additional.extraMedia), url };
 }
 
 export const sendMedia: OperationDefinition = {
@@ -74,15 +103,17 @@ export const sendMedia: OperationDefinition = {
 	name: 'Send Media',
 	action: 'Send an image, video, audio or file',
 	description: "Send an image, video, audio or file by URL, inside the customer's 24-hour window",
-	properties: [...recipientFields, mediaType, mediaUrl, ...freeFormFields(mediaAdditionalFields)],
+	properties: [
+		...dataToSendFields({ required: ['to', 'media_type', 'media_url'], optional: ['caption', 'filename'] }),
+		...recipientFields,
+		...definedBelow([mediaType, mediaUrl]),
+		...freeFormFields(mediaAdditionalFields),
+	],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const { itemIndex } = item;
 		const to = readRecipient(this, itemIndex);
-		const type = this.getNodeParameter(mediaType.name, itemIndex) as string;
-		if (!MEDIA_TYPES.includes(type)) {
-			throw invalidInput(this, itemIndex, mediaType.displayName, type, `expected one of ${MEDIA_TYPES.join(', ')}`);
-		}
-		const url = readChecked(this, itemIndex, mediaUrl, checkHttpUrl);
+		const type = readChecked(this, itemIndex, mediaTypeRef, checkMediaType);
+		const url = readChecked(this, itemIndex, mediaUrlRef, checkHttpUrl);
 		const payload: IDataObject = { message_type: type, [type]: readMediaObject(this, itemIndex, url) };
 		return await sendFreeForm(this, item, to, payload);
 	},

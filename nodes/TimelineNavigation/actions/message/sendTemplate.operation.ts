@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { EXTRA_BODY_FIELD, readAdditionalFields, withExtraFields } from '../../helpers/body';
-import { additionalFieldsCollection } from '../../helpers/fields';
+import { additionalFieldsCollection, dataToSendFields, definedBelow } from '../../helpers/fields';
 import { readRecipient, recipientFields } from '../../messaging/recipient';
 import { explainSendError } from '../../messaging/refusals';
 import { postMessage, templateBody } from '../../messaging/send';
@@ -13,8 +13,9 @@ export const sendTemplate: OperationDefinition = {
 	action: 'Send a template message',
 	description: 'Send an approved template with its numbered parameters; allowed at any time',
 	properties: [
+		...dataToSendFields({ required: ['to', 'template_id'], optional: ['parameters'] }),
 		...recipientFields,
-		...templateFields(TEMPLATE_FIELDS, 'The ID of an approved template'),
+		...definedBelow(templateFields(TEMPLATE_FIELDS, 'The ID of an approved template')),
 		additionalFieldsCollection(),
 	],
 	async execute(this: IExecuteFunctions, item: ItemCall) {

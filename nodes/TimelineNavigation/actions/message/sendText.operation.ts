@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { requireString } from '../../helpers/parameters';
+import { dataToSendFields, definedBelow } from '../../helpers/fields';
+import { mappedFrom, requireString } from '../../helpers/parameters';
 import { freeFormFields, sendFreeForm } from '../../messaging/freeForm';
 import { injectedFieldsFields, readInjectedFields, unfilledPlaceholders } from '../../messaging/injectedFields';
 import { readRecipient, recipientFields } from '../../messaging/recipient';
@@ -17,16 +18,23 @@ const text: INodeProperties = {
 		'The message. Named placeholders such as {first_name} are filled by the service from Injected Fields (or fields stored on the contact).',
 };
 
+const textRef = mappedFrom(text, 'text');
+
 export const sendText: OperationDefinition = {
 	value: 'sendText',
 	name: 'Send Text',
 	action: 'Send a text message',
 	description: "Send free-form text with named placeholders, inside the customer's 24-hour window",
-	properties: [...recipientFields, text, ...injectedFieldsFields, ...freeFormFields()],
+	properties: [
+		...dataToSendFields({ required: ['to', 'text'], optional: ['injected_fields'] }),
+		...recipientFields,
+		...definedBelow([text, ...injectedFieldsFields]),
+		...freeFormFields(),
+	],
 	async execute(this: IExecuteFunctions, item: ItemCall) {
 		const { itemIndex } = item;
 		const to = readRecipient(this, itemIndex);
-		const message = requireString(this, itemIndex, text);
+		const message = requireString(this, itemIndex, textRef);
 		const injected = readInjectedFields(this, itemIndex);
 		const payload: IDataObject = { message_type: 'text', text: message };
 		if (Object.keys(injected).length > 0) payload.injected_fields = injected;

@@ -1,13 +1,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { returnAllFields } from '../../helpers/fields';
 import { listEntries } from '../../helpers/output';
-import { invalidInput } from '../../helpers/parameters';
+import { invalidInput, nodeParameter } from '../../helpers/parameters';
 import { apiRequest } from '../../transport/request';
 import type { ItemCall, OperationDefinition } from '../types';
 
 function readLimit(context: IExecuteFunctions, itemIndex: number): number | undefined {
-	if (context.getNodeParameter('returnAll', itemIndex, false) === true) return undefined;
-	const limit = context.getNodeParameter('limit', itemIndex, 50) as unknown;
+	if (nodeParameter(context, 'returnAll', itemIndex, false) === true) return undefined;
+	const limit = nodeParameter(context, 'limit', itemIndex, 50);
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
 		throw invalidInput(context, itemIndex, 'Limit', limit, 'expected a whole number of at least 1');
 	}

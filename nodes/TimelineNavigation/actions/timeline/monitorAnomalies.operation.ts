@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { withExtraFields } from '../../helpers/body';
 import { outputModeField } from '../../helpers/fields';
 import { entriesOrWholeAnswer } from '../../helpers/output';
-import { requireLocatorId } from '../../helpers/parameters';
+import { nodeParameter, requireLocatorId } from '../../helpers/parameters';
 import { apiRequest } from '../../transport/request';
 import type { ItemCall, OperationDefinition } from '../types';
 import { timelineField } from './fields';
@@ -29,7 +29,7 @@ export const monitorAnomalies: OperationDefinition = {
 			itemIndex,
 			extraQuery.displayName,
 			{ timeline_id: timelineId },
-			this.getNodeParameter(extraQuery.name, itemIndex, '{}'),
+			nodeParameter(this, extraQuery.name, itemIndex, '{}'),
 		);
 		const answer = await apiRequest.call(this, item, { method: 'GET', path: '/monitor-timeline', qs });
 		return entriesOrWholeAnswer(this, itemIndex, answer, 'anomalies', item.label, { timeline_id: timelineId });
