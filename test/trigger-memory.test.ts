@@ -109,7 +109,7 @@ describe('the repeat memory', () => {
 		expect(keys.filter((key) => restarted.firstDelivery(key, now + 200))).toEqual([]);
 	});
 
-	it(`after many deliveries: the last ${MAX_REMEMBERED} are repeats, at most ${MAX_STORED} are stored, in about 20 bytes each`, () => {
+	it(`after many deliveries: the last ${MAX_REMEMBERED} are repeats, at most ${MAX_STORED} are stored, in about 15 bytes each`, () => {
 		// one long-lived copy here (a copy per call is n8n's cost, simulated in the tests above)
 		const db: { saved: IDataObject } = { saved: {} };
 		const memory = deliveryMemory(db.saved, { workflowId: `workflow-${++processes}`, nodeName: 'Trigger' });
@@ -121,7 +121,7 @@ describe('the repeat memory', () => {
 
 		expect(storedCount(db.saved)).toBeLessThanOrEqual(MAX_STORED);
 		expect(storedCount(db.saved)).toBeGreaterThanOrEqual(MAX_REMEMBERED);
-		expect(JSON.stringify(db.saved).length).toBeLessThan(MAX_STORED * 24);
+		expect(JSON.stringify(db.saved).length).toBeLessThan(MAX_STORED * 16);
 
 		// a restarted process: nothing in its own memory, one copy of static data
 		const restarted = deliveryMemory(copy(db.saved), undefined);
@@ -154,6 +154,16 @@ describe('the repeat memory', () => {
 		expect(n8n.deliver('msg_1||', now + REMEMBER_FOR_MS - 1000)).toBe(false);
 		expect(n8n.deliver('msg_1||', now + REMEMBER_FOR_MS + 1000)).toBe(true);
 		expect(n8nProcess(db).deliver('msg_1||', now + REMEMBER_FOR_MS + 2000)).toBe(false);
+	});
+
+	it('a slow trickle: a key recorded days after the first one of its generation is still remembered for 48 hours', () => {
+		const db = { saved: {} };
+		const now = Date.now();
+		expect(n8nProcess(db).deliver('msg_1||', now)).toBe(true);
+		const later = now + 80 * HOUR_MS;
+		expect(n8nProcess(db).deliver('msg_2||', later)).toBe(true);
+		// a process that never saw it knows it from static data alone
+		expect(n8nProcess(db).deliver('msg_2||', later + REMEMBER_FOR_MS - 60_000)).toBe(false);
 	});
 
 	it('replaces the earlier format and an unreadable memory instead of failing', () => {

@@ -40,8 +40,14 @@ export interface StoredGeneration {
 	n: number;
 	/** Seconds from `t` to its newest key. */
 	last: number;
-	/** Key digest -> seconds from `t`, rounded up (a key is never forgotten early). */
-	keys: Record<string, number>;
+	/**
+	 * `n` entries of ENTRY_LENGTH characters: a key's digest, then its seconds from `t` (rounded
+	 * up, so a key is never forgotten early) in OFFSET_LENGTH base64url digits. One string rather
+	 * than an object of thousands of properties: n8n parses, copies and saves static data for
+	 * every webhook call and stores it with every execution it saves, and a few strings cost it
+	 * far less.
+	 */
+	keys: string;
 }
 
 export interface StoredMemory {
@@ -61,10 +67,32 @@ export interface DeliveryMemory {
 /**
  * 72 bits of SHA-256 in 12 characters: fixed-size entries whatever the message id, and a chance
  * of about 1 in 10^18 per delivery that a new event is taken for one of 5,000 remembered ones.
- * The length (12) also rules out the one special property name, "__proto__".
  */
+export const DIGEST_LENGTH = 12;
+const OFFSET_LENGTH = 3;
+export const ENTRY_LENGTH = DIGEST_LENGTH + OFFSET_LENGTH;
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** The largest offset 3 digits hold: about 72 hours, more than a key is remembered. */
+const MAX_OFFSET_S = 64 ** OFFSET_LENGTH - 1;
+
 export function deliveryDigest(key: string): string {
-	return createHash('sha256').update(key, 'utf8').digest('base64url').slice(0, 12);
+	return createHash('sha256').update(key, 'utf8').digest('base64url').slice(0, DIGEST_LENGTH);
+}
+
+function encodeOffset(seconds: number): string {
+	let rest = Math.min(Math.max(seconds, 0), MAX_OFFSET_S);
+	let digits = '';
+	for (let i = 0; i < OFFSET_LENGTH; i++) {
+		digits = BASE64URL[rest % 64] + digits;
+		rest = Math.floor(rest / 64);
+	}
+	return digits;
+}
+
+function decodeOffset(keys: string, at: number): number {
+	let seconds = 0;
+	for (let i = at; i < at + OFFSET_LENGTH; i++) seconds = seconds * 64 + BASE64URL.indexOf(keys[i]);
+	return seconds;
 }
 
 function isGeneration(value: unknown): value is StoredGeneration {
@@ -75,8 +103,8 @@ function isGeneration(value: unknown): value is StoredGeneration {
 		typeof gen.t === 'number' &&
 		typeof gen.n === 'number' &&
 		typeof gen.last === 'number' &&
-		typeof gen.keys === 'object' &&
-		gen.keys !== null
+		typeof gen.keys === 'string' &&
+		gen.keys.length === gen.n * ENTRY_LENGTH
 	);
 }
 
@@ -97,10 +125,12 @@ function expired(at: number, now: number): boolean {
 
 function storedHas(memory: StoredMemory, digest: string, now: number): boolean {
 	// Newest first: the keys checked most (this process's recent ones) are found at once.
-	for (let i = memory.gens.length - 1; i >= 0; i--) {
-		const gen = memory.gens[i];
-		const offset = gen.keys[digest];
-		if (typeof offset === 'number' && !expired(gen.t + offset * 1000, now)) return true;
+	for (let g = memory.gens.length - 1; g >= 0; g--) {
+		const { keys, t } = memory.gens[g];
+		// A match counts only at the start of an entry; a key forgotten and seen again is there twice.
+		for (let i = keys.indexOf(digest); i !== -1; i = keys.indexOf(digest, i + 1)) {
+			if (i % ENTRY_LENGTH === 0 && !expired(t + decodeOffset(keys, i + DIGEST_LENGTH) * 1000, now)) return true;
+		}
 	}
 	return false;
 }
@@ -108,12 +138,13 @@ function storedHas(memory: StoredMemory, digest: string, now: number): boolean {
 function storedAdd(memory: StoredMemory, digest: string, at: number, now: number): void {
 	const gens = memory.gens;
 	let current = gens[gens.length - 1];
-	if (!current || current.n >= GENERATION_SIZE) {
-		current = { t: at, n: 0, last: 0, keys: {} };
+	if (!current || current.n >= GENERATION_SIZE || at - current.t > MAX_OFFSET_S * 1000) {
+		current = { t: at, n: 0, last: 0, keys: '' };
 		gens.push(current);
 	}
-	const offset = Math.ceil((at - current.t) / 1000);
-	current.keys[digest] = offset;
+	// A key written back into a newer generation counts from its start: remembered a little longer.
+	const offset = Math.max(0, Math.ceil((at - current.t) / 1000));
+	current.keys += digest + encodeOffset(offset);
 	current.n += 1;
 	current.last = Math.max(current.last, offset);
 	while (gens.length > MAX_GENERATIONS || (gens.length > 1 && expired(gens[0].t + gens[0].last * 1000, now))) {

@@ -1,7 +1,7 @@
 /** Helpers of the queue-mode suite (not a test file itself). */
 import { randomUUID } from 'node:crypto';
 
-import { STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
+import { DIGEST_LENGTH, ENTRY_LENGTH, STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
 import { executionsOf, queryN8nDatabase, type N8nDatabaseUser } from '../n8n/database';
 import { NODE_TYPES, type N8nClient, type N8nProcess, type WorkflowJson } from '../n8n/instance';
 import { waitFor } from '../n8n/processes';
@@ -97,7 +97,9 @@ export async function storedDigests(n8n: N8nDatabaseUser, workflowId: string): P
 	const digests = new Set<string>();
 	for (const nodeData of Object.values(staticData as Record<string, any>)) {
 		const memory = nodeData?.[STORED_MEMORY_KEY] as StoredMemory | undefined;
-		for (const gen of memory?.gens ?? []) for (const digest of Object.keys(gen.keys)) digests.add(digest);
+		for (const { keys } of memory?.gens ?? []) {
+			for (let i = 0; i < keys.length; i += ENTRY_LENGTH) digests.add(keys.slice(i, i + DIGEST_LENGTH));
+		}
 	}
 	return digests;
 }
