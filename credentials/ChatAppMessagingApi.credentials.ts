@@ -5,8 +5,7 @@ import type {
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
-import { BASE_URL_EXPRESSION } from '../nodes/TimelineNavigation/transport/baseUrl';
-import { bearerAuthentication } from '../nodes/TimelineNavigation/transport/bearer';
+import { BASE_URL_EXPRESSION, bearerAuthentication, SERVICES } from '../nodes/TimelineNavigation/transport/services';
 
 // Every status outside 2xx (HTTP status codes run from 100 to 599; a 1xx is never a final
 // answer) except 404, the expected answer to the lookup of a made-up message id.
@@ -25,7 +24,7 @@ function failureMessage(status: number): string {
 }
 
 export class ChatAppMessagingApi implements ICredentialType {
-	name = 'chatAppMessagingApi';
+	name = SERVICES.messaging.credentialType;
 
 	displayName = 'Chat-App Messaging API';
 
@@ -49,8 +48,8 @@ export class ChatAppMessagingApi implements ICredentialType {
 				'Scheme and host of the messaging API. The node adds /v1; a trailing /v1 or slash is accepted.',
 		},
 		{
-			displayName: 'API Key',
-			name: 'apiKey',
+			displayName: SERVICES.messaging.keyLabel,
+			name: SERVICES.messaging.keyField,
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
@@ -59,7 +58,7 @@ export class ChatAppMessagingApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticate = bearerAuthentication('apiKey');
+	authenticate: IAuthenticate = bearerAuthentication('messaging');
 
 	// The service has no read-only "who am I" call, and its error bodies are not documented, so
 	// the verdict rests on the HTTP status alone. Looking up the status of a message id that

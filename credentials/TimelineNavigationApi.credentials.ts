@@ -5,11 +5,10 @@ import type {
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
-import { BASE_URL_EXPRESSION } from '../nodes/TimelineNavigation/transport/baseUrl';
-import { bearerAuthentication } from '../nodes/TimelineNavigation/transport/bearer';
+import { BASE_URL_EXPRESSION, bearerAuthentication, SERVICES } from '../nodes/TimelineNavigation/transport/services';
 
 export class TimelineNavigationApi implements ICredentialType {
-	name = 'timelineNavigationApi';
+	name = SERVICES.timeline.credentialType;
 
 	displayName = 'Timeline Navigation API';
 
@@ -33,8 +32,8 @@ export class TimelineNavigationApi implements ICredentialType {
 				'Scheme and host of your service (the service is published under two host names: use yours). The node adds /v1; a trailing /v1 or slash is accepted.',
 		},
 		{
-			displayName: 'Access Token',
-			name: 'accessToken',
+			displayName: SERVICES.timeline.keyLabel,
+			name: SERVICES.timeline.keyField,
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
@@ -43,7 +42,7 @@ export class TimelineNavigationApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticate = bearerAuthentication('accessToken');
+	authenticate: IAuthenticate = bearerAuthentication('timeline');
 
 	// Listing timelines reads nothing sensitive and changes nothing.
 	test: ICredentialTestRequest = {

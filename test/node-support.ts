@@ -4,7 +4,7 @@
 import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { RESOURCES } from '../nodes/TimelineNavigation/actions/registry';
-import { SERVICE_CREDENTIALS } from '../nodes/TimelineNavigation/transport/request';
+import { SERVICES } from '../nodes/TimelineNavigation/transport/services';
 import { runNode, type StoredCredential } from './harness';
 import { CUSTOMER, type OperationCase } from './operation-cases';
 import { startSandbox, type RecordedRequest, type Sandbox } from './sandbox/server';
@@ -30,12 +30,12 @@ export function credentialsFor(sandbox: Sandbox, keys: { timeline?: string; mess
 	return [
 		{
 			...CREDENTIAL_REFS.timeline,
-			type: SERVICE_CREDENTIALS.timeline.type,
+			type: SERVICES.timeline.credentialType,
 			data: { baseUrl: sandbox.url, accessToken: keys.timeline ?? sandbox.timelineKey },
 		},
 		{
 			...CREDENTIAL_REFS.messaging,
-			type: SERVICE_CREDENTIALS.messaging.type,
+			type: SERVICES.messaging.credentialType,
 			data: { baseUrl: sandbox.url, apiKey: keys.messaging ?? sandbox.messagingKey },
 		},
 	];
@@ -45,7 +45,7 @@ export function credentialsFor(sandbox: Sandbox, keys: { timeline?: string; mess
 export function nodeCredentialsFor(resource: unknown) {
 	const service = RESOURCES.find((candidate) => candidate.value === resource)?.service;
 	if (!service) throw new Error(`No resource "${String(resource)}" in the registry`);
-	return { [SERVICE_CREDENTIALS[service].type]: CREDENTIAL_REFS[service] };
+	return { [SERVICES[service].credentialType]: CREDENTIAL_REFS[service] };
 }
 
 export interface RunOptions {

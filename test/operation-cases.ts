@@ -4,7 +4,7 @@
 // per operation) makes those suites fail to load, naming it: a new operation cannot slip past them.
 import type { IDataObject } from 'n8n-workflow';
 import { OPERATIONS, type RegisteredOperation } from '../nodes/TimelineNavigation/actions/registry';
-import type { Service } from '../nodes/TimelineNavigation/transport/request';
+import type { Service } from '../nodes/TimelineNavigation/transport/services';
 
 export const CUSTOMER = '+14155550123';
 

@@ -3,16 +3,15 @@
 // service's grammar accepts. The grammars are stated here, in the test, from the documents
 // (E.164, the duration grammar), not taken from the code under test.
 import fc from 'fast-check';
+import { buildDuration, checkDurationUnit } from '../nodes/TimelineNavigation/helpers/duration';
 import {
-	buildDuration,
 	buildTimeRange,
-	checkDurationUnit,
 	checkE164,
 	findPlaceholders,
 	normalizePhoneNumber,
 	toIsoDateTime,
 } from '../nodes/TimelineNavigation/helpers/validation';
-import { normalizeBaseUrl } from '../nodes/TimelineNavigation/transport/baseUrl';
+import { normalizeBaseUrl } from '../nodes/TimelineNavigation/transport/services';
 import { parseRetryAfter, serviceMessageOf } from '../nodes/TimelineNavigation/transport/request';
 
 const RUNS = { numRuns: 500 };

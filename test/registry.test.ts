@@ -3,7 +3,7 @@
 // table of valid calls, and the bad-input suite's coverage check, fail with its name.
 import type { RegisteredOperation } from '../nodes/TimelineNavigation/actions/registry';
 import { OPERATIONS } from '../nodes/TimelineNavigation/actions/registry';
-import { SERVICE_CREDENTIALS } from '../nodes/TimelineNavigation/transport/request';
+import { SERVICES } from '../nodes/TimelineNavigation/transport/services';
 import { OPERATION_CASES, operationCases, requireEveryOperation, uncovered } from './operation-cases';
 
 /** The registry as it would be after someone added Timeline → Archive and nothing else. */
@@ -25,7 +25,7 @@ describe('the operation registry', () => {
 	});
 
 	it("gives every operation its service's credential", () => {
-		for (const op of OPERATIONS) expect(op.credentialType).toBe(SERVICE_CREDENTIALS[op.resource.service].type);
+		for (const op of OPERATIONS) expect(op.credentialType).toBe(SERVICES[op.resource.service].credentialType);
 	});
 
 	it('has a valid call for every registered operation, so faults and secrets are tried on each', () => {

@@ -2,8 +2,8 @@
 // Operation choice per resource, each operation's own fields shown only for it, and the
 // Request Options shown for all.
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
-import { requestOptionsField } from '../helpers/fields';
-import { SERVICE_CREDENTIALS, type Service } from '../transport/request';
+import { requestOptionsField } from '../helpers/requestOptions';
+import { SERVICES, type Service } from '../transport/services';
 import { OPERATIONS, RESOURCES } from './registry';
 import { operationOption, type ResourceDefinition } from './types';
 
@@ -48,9 +48,9 @@ export const nodeProperties: INodeProperties[] = [
 ];
 
 /** One credential per service, required for (and shown with) the resources that use it. */
-export const nodeCredentials: INodeCredentialDescription[] = (Object.keys(SERVICE_CREDENTIALS) as Service[]).map(
+export const nodeCredentials: INodeCredentialDescription[] = (Object.keys(SERVICES) as Service[]).map(
 	(service) => ({
-		name: SERVICE_CREDENTIALS[service].type,
+		name: SERVICES[service].credentialType,
 		required: true,
 		displayOptions: {
 			show: { resource: RESOURCES.filter((resource) => resource.service === service).map((resource) => resource.value) },

@@ -1,7 +1,7 @@
 // Every resource and operation of the node, in one list. The node's fields, its resource and
 // operation choices, its credentials, each operation's label in errors and the tests' tables
 // are all derived from here: adding an operation is one module plus one line in its resource.
-import { SERVICE_CREDENTIALS } from '../transport/request';
+import { SERVICES } from '../transport/services';
 import { anchorResource } from './anchor/anchor.resource';
 import { eventResource } from './event/event.resource';
 import { itemResource } from './item/item.resource';
@@ -37,7 +37,7 @@ export const OPERATIONS: RegisteredOperation[] = RESOURCES.flatMap((resource) =>
 		resource,
 		operation,
 		label: `${resource.name} → ${operation.name}`,
-		credentialType: SERVICE_CREDENTIALS[resource.service].type,
+		credentialType: SERVICES[resource.service].credentialType,
 	})),
 );
 

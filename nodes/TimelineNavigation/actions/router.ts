@@ -5,7 +5,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 import { nodeParameter } from '../helpers/parameters';
-import { readConcurrency } from '../transport/settings';
+import { readConcurrency, readRequestSettings } from '../helpers/requestOptions';
 import { findOperation } from './registry';
 
 function errorItem(error: Error & { description?: string | null }, itemIndex: number): INodeExecutionData {
@@ -40,7 +40,8 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		while (next < items.length && !firstError) {
 			const itemIndex = next++;
 			try {
-				const result = await definition.execute.call(this, { itemIndex, label, service });
+				const settings = readRequestSettings(this, itemIndex);
+				const result = await definition.execute.call(this, { itemIndex, label, service, settings });
 				results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({
 					json,
 					pairedItem: { item: itemIndex },

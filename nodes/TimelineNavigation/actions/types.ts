@@ -1,17 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import type { Service } from '../transport/request';
+import type { CallContext } from '../transport/request';
+import type { Service } from '../transport/services';
 
 /** What one operation returns for one input item: one result, or one item per entry. */
 export type OperationResult = IDataObject | IDataObject[];
-
-/** The operation being run for one input item, as the router hands it to `execute`. */
-export interface ItemCall {
-	itemIndex: number;
-	/** As the editor names it, used in every error: "Time → Travel". */
-	label: string;
-	/** Which service (and so which credential) the operation talks to. */
-	service: Service;
-}
 
 export interface OperationDefinition {
 	/** Stored in saved workflows: never rename it once released. */
@@ -26,7 +18,7 @@ export interface OperationDefinition {
 	 * resource and operation to their display rules; rules on other fields stay as written.
 	 */
 	properties: INodeProperties[];
-	execute(this: IExecuteFunctions, item: ItemCall): Promise<OperationResult>;
+	execute(this: IExecuteFunctions, call: CallContext): Promise<OperationResult>;
 }
 
 export interface ResourceDefinition {

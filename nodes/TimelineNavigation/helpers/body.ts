@@ -2,7 +2,8 @@
 // the escape hatch adds fields the node does not list, and never silently replaces one the
 // node sets itself.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { invalidInput, nodeParameter, unwrap } from './parameters';
+import { invalidInput } from '../errors';
+import { nodeParameter, unwrap } from './parameters';
 import { parseJsonObject } from './validation';
 
 export const EXTRA_BODY_FIELD = 'Extra Body Fields (JSON)';

@@ -127,50 +127,6 @@ export const returnAllFields: INodeProperties[] = [
 	},
 ];
 
-/** Shown on every operation: how the node talks to the service. */
-export const requestOptionsField: INodeProperties = {
-	displayName: 'Request Options',
-	name: 'requestOptions',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Concurrency',
-			name: 'concurrency',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 100 },
-			default: 10,
-			description: 'How many items are sent to the service at the same time',
-		},
-		{
-			displayName: 'Max Retries on Rate Limit',
-			name: 'maxRetries',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 10 },
-			default: 3,
-			description:
-				'How often an answer of HTTP 429 (rate limited: the service did nothing) is retried after its Retry-After. Other failures are never retried, so nothing is sent twice.',
-		},
-		{
-			displayName: 'Max Retry Wait (Seconds)',
-			name: 'maxRetryWait',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 60,
-			description: 'The longest Retry-After the node will wait for; a longer one fails the item',
-		},
-		{
-			displayName: 'Timeout (Ms)',
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 30000,
-			description: 'How long to wait for an answer before the item fails',
-		},
-	],
-};
-
 export const DATA_TO_SEND = 'dataToSend';
 export const DEFINE_BELOW = 'defineBelow';
 /** n8n's own value for this mode (Postgres, Supabase, NocoDB...). */

@@ -1,4 +1,5 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import { ServiceError } from '../errors';
 import { nodeParameter } from './parameters';
 
 /**
@@ -25,14 +26,10 @@ export function listEntries(
 ): IDataObject[] {
 	const list = findList(answer, key);
 	if (!list) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`${label}: the service's answer holds no list of ${key}`,
-			{
-				itemIndex,
-				description: 'Set "Output" to "Whole Response" (where offered) to see the answer as it came.',
-			},
-		);
+		throw new ServiceError(context, itemIndex, {
+			message: `${label} failed: the service's answer holds no list of ${key}`,
+			description: 'Set "Output" to "Whole Response" (where offered) to see the answer as it came.',
+		});
 	}
 	return list.map((entry) =>
 		entry && typeof entry === 'object' && !Array.isArray(entry) ? (entry as IDataObject) : { value: entry as IDataObject[string] },

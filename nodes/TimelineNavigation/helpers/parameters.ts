@@ -6,12 +6,12 @@
 // the same for every item, so n8n resolves it once per execution and the node reuses it.
 import {
 	deepCopy,
-	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IGetNodeParameterOptions,
 	type INodeParameterResourceLocator,
 } from 'n8n-workflow';
+import { InputField, invalidInput } from '../errors';
 import { AUTO_MAP_INPUT_DATA, DATA_TO_SEND } from './fields';
 import { toIsoDateTime, type Checked } from './validation';
 
@@ -86,15 +86,6 @@ export function isAutoMapped(context: IExecuteFunctions): boolean {
 	return state.autoMapped;
 }
 
-/** A field of the input item, as errors name it in "Map Automatically" mode. */
-export class InputField {
-	constructor(readonly path: string) {}
-
-	toString(): string {
-		return `input field "${this.path}"`;
-	}
-}
-
 /** A field as errors name it: its parameter name and the label the editor shows. */
 export interface FieldRef {
 	name: string;
@@ -125,33 +116,6 @@ export function inputFieldValue(context: IExecuteFunctions, itemIndex: number, n
 	const value = Object.prototype.hasOwnProperty.call(json, name) ? json[name] : undefined;
 	// A copy: what is sent (and output) must not share objects with the input item.
 	return value !== null && typeof value === 'object' ? deepCopy(value) : value;
-}
-
-/** How a value is shown inside an error message: short, and never mistaken for text around it. */
-export function showValue(value: unknown): string {
-	if (value === undefined) return 'nothing';
-	if (value === null) return 'null';
-	const text = typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
-	return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-/** An input error, raised before any request: names the field, the value and the item. */
-export function invalidInput(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	field: string | InputField,
-	value: unknown,
-	expected: string,
-): NodeOperationError {
-	const fix =
-		field instanceof InputField
-			? `Fix the field "${field.path}" of input item ${itemIndex} (Data to Send is "Map Automatically"), or set Data to Send to "Define Below" and fill the fields there.`
-			: `Fix "${field}" (or the expression that fills it) for item ${itemIndex}.`;
-	return new NodeOperationError(
-		context.getNode(),
-		`Invalid ${String(field)} in item ${itemIndex}: got ${showValue(value)}, ${expected}`,
-		{ itemIndex, description: `${fix} Nothing was sent for this item.` },
-	);
 }
 
 export function unwrap<T>(

@@ -1,36 +1,12 @@
 // Pure checks and conversions for user input. Each returns a value or a problem in plain
 // words; `parameters.ts` turns a problem into an error naming the field and the item.
 
-const DURATION_PATTERN = /^[1-9][0-9]*[mhd]$/;
 const E164_PATTERN = /^\+[1-9][0-9]{6,14}$/;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-const ok = <T>(value: T): Checked<T> => ({ ok: true, value });
-const problem = <T>(text: string): Checked<T> => ({ ok: false, problem: text });
-
-export const DURATION_UNITS = { minutes: 'm', hours: 'h', days: 'd' } as const;
-export type DurationUnit = keyof typeof DURATION_UNITS;
-type UnitLetter = (typeof DURATION_UNITS)[DurationUnit];
-
-/** The service's unit letter for a unit choice: minutes → m, hours → h, days → d. */
-export function checkDurationUnit(unit: unknown): Checked<UnitLetter> {
-	// Own keys only: "__proto__" or "toString" must not read as a unit.
-	if (typeof unit !== 'string' || !Object.prototype.hasOwnProperty.call(DURATION_UNITS, unit)) {
-		return problem('expected the unit minutes, hours or days');
-	}
-	return ok(DURATION_UNITS[unit as DurationUnit]);
-}
-
-/** Amount 15 with the unit letter m becomes `15m`: the service's duration grammar. */
-export function buildDuration(amount: unknown, letter: UnitLetter): Checked<string> {
-	const count = typeof amount === 'string' && amount.trim() !== '' ? Number(amount) : amount;
-	if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
-		return problem('expected a whole number of at least 1');
-	}
-	const duration = `${count}${letter}`;
-	return DURATION_PATTERN.test(duration) ? ok(duration) : problem('expected a duration such as 15m, 2h or 3d');
-}
+export const ok = <T>(value: T): Checked<T> => ({ ok: true, value });
+export const problem = <T>(text: string): Checked<T> => ({ ok: false, problem: text });
 
 /** Date.UTC, but without its mapping of years 0-99 to 1900-1999 (a trip to the year 44 stays in 44). */
 function utcTime(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, millis = 0): number {

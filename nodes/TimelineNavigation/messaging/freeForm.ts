@@ -3,12 +3,11 @@
 // with an error that says so, or, with "Fallback to Template" on, the named
 // template is sent instead and the output says which message went.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ItemCall } from '../actions/types';
 import { EXTRA_BODY_FIELD, readAdditionalFields, withExtraFields } from '../helpers/body';
 import { additionalFieldsCollection } from '../helpers/fields';
 import { nodeParameter } from '../helpers/parameters';
-import { explainSendError, isWindowClosed, refusalOf, windowClosedError } from './refusals';
-import { CHANNEL, postMessage, templateBody } from './send';
+import type { CallContext } from '../transport/request';
+import { CHANNEL, explainSendError, isWindowClosed, postMessage, refusalOf, templateBody, windowClosedError } from './send';
 import { FALLBACK_TEMPLATE_FIELDS, readTemplate, templateFields } from './template';
 
 const fallbackToTemplate: INodeProperties = {
@@ -37,12 +36,12 @@ export function freeFormFields(additional: INodeProperties = additionalFieldsCol
  */
 export async function sendFreeForm(
 	context: IExecuteFunctions,
-	item: ItemCall,
+	call: CallContext,
 	to: string,
 	payload: IDataObject,
 	report: IDataObject = {},
 ): Promise<IDataObject> {
-	const { itemIndex, label } = item;
+	const { itemIndex, label } = call;
 	const { extraBody } = readAdditionalFields(context, itemIndex);
 	const body = withExtraFields(context, itemIndex, EXTRA_BODY_FIELD, { channel: CHANNEL, to, ...payload }, extraBody);
 	// Read (and check) the fallback before anything is sent, so a mistake in it fails early.
@@ -52,24 +51,24 @@ export async function sendFreeForm(
 		? withExtraFields(context, itemIndex, EXTRA_BODY_FIELD, templateBody(to, fallback), extraBody)
 		: undefined;
 	try {
-		const sent = await postMessage(context, item, body);
+		const sent = await postMessage(context, call, body);
 		return { ...sent, ...report, sent_as: body.message_type };
 	} catch (error) {
 		const refusal = refusalOf(error);
-		if (!refusal || !isWindowClosed(refusal)) throw explainSendError(context, itemIndex, label, error);
-		if (!fallback || !fallbackBody) throw windowClosedError(context, itemIndex, label, to, refusal);
-		const fallbackItem = { ...item, label: `${label} (fallback template "${fallback.id}")` };
+		if (!refusal || !isWindowClosed(refusal)) throw explainSendError(label, error);
+		if (!fallback || !fallbackBody) throw windowClosedError(label, to, refusal);
+		const fallbackCall = { ...call, label: `${label} (fallback template "${fallback.id}")` };
 		let sent: IDataObject;
 		try {
-			sent = await postMessage(context, fallbackItem, fallbackBody);
+			sent = await postMessage(context, fallbackCall, fallbackBody);
 		} catch (fallbackError) {
-			throw explainSendError(context, itemIndex, fallbackItem.label, fallbackError, fallback);
+			throw explainSendError(fallbackCall.label, fallbackError, fallback);
 		}
 		return {
 			...sent,
 			sent_as: 'template',
 			requested_message_type: body.message_type,
-			fallback_reason: `The 24-hour customer service window for ${to} is closed, so the ${String(body.message_type)} message was not sent and template "${fallback.id}" was sent instead.${refusal.message ? ` The service said: ${refusal.message}` : ''}`,
+			fallback_reason: `The 24-hour customer service window for ${to} is closed, so the ${String(body.message_type)} message was not sent and template "${fallback.id}" was sent instead.${refusal.serviceMessage ? ` The service said: ${refusal.serviceMessage}` : ''}`,
 		};
 	}
 }

@@ -1,7 +1,8 @@
 // A template and its positional parameters ({{1}}, {{2}}, ...), listed one by one or given as
 // one array. Used twice: by Send Template, and as the fallback template of the free-form sends.
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { inputFieldValue, InputField, invalidInput, isAutoMapped, nodeParameter } from '../helpers/parameters';
+import { InputField, invalidInput } from '../errors';
+import { inputFieldValue, isAutoMapped, nodeParameter } from '../helpers/parameters';
 import type { TemplateChoice } from './send';
 
 /** The names of one "template and parameters" group of fields: the main one or the fallback. */

@@ -1,5 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 import { listEntries } from '../helpers/output';
+import { DEFAULT_REQUEST_SETTINGS } from '../helpers/requestOptions';
 import { apiRequest } from '../transport/request';
 
 /** The timeline picker: GET /timelines, narrowed to the typed text (name or ID, any case). */
@@ -7,7 +8,8 @@ export async function searchTimelines(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const call = { itemIndex: 0, label: 'Timeline → Search', service: 'timeline' } as const;
+	// A load-options call has no Request Options: the picker uses the defaults.
+	const call = { itemIndex: 0, label: 'Timeline → Search', service: 'timeline', settings: DEFAULT_REQUEST_SETTINGS } as const;
 	const answer = await apiRequest.call(this, call, { method: 'GET', path: '/timelines' });
 	const wanted = (filter ?? '').trim().toLowerCase();
 	const results: INodeListSearchItems[] = [];

@@ -1,5 +1,7 @@
+// The one way the node talks to a service: n8n's authenticated request helper, the credential
+// read once per execution, 429 retried after Retry-After, and every failure turned into a
+// ServiceError carrying the status and the service's own words.
 import {
-	NodeApiError,
 	sleep,
 	type ICredentialsDecrypted,
 	type IDataObject,
@@ -7,19 +9,9 @@ import {
 	type IHttpRequestMethods,
 	type IHttpRequestOptions,
 	type ILoadOptionsFunctions,
-	type JsonObject,
 } from 'n8n-workflow';
-
-import { normalizeBaseUrl } from './baseUrl';
-import { DEFAULT_REQUEST_SETTINGS, readRequestSettings } from './settings';
-
-export type Service = 'timeline' | 'messaging';
-
-/** The credential each service's requests are authenticated with, and what its key is called there. */
-export const SERVICE_CREDENTIALS: Record<Service, { type: string; keyField: string }> = {
-	timeline: { type: 'timelineNavigationApi', keyField: 'Access Token' },
-	messaging: { type: 'chatAppMessagingApi', keyField: 'API Key' },
-};
+import { ServiceError } from '../errors';
+import { normalizeBaseUrl, SERVICES, type Service } from './services';
 
 export interface ApiCall {
 	method: IHttpRequestMethods;
@@ -29,12 +21,22 @@ export interface ApiCall {
 	qs?: IDataObject;
 }
 
-/** Who is asking: the item, the operation's label for errors, and the service to call. */
+/** How the node talks to the service for one item: the node's Request Options. */
+export interface RequestSettings {
+	concurrency: number;
+	timeout: number;
+	maxRetries: number;
+	maxRetryWait: number;
+}
+
+/** One operation run for one input item: who is asking, and how to ask. */
 export interface CallContext {
 	itemIndex: number;
-	/** What the user asked for, as the editor names it: "Time → Travel". */
+	/** What the user asked for, as the editor names it, and how every error of it starts: "Time → Travel". */
 	label: string;
+	/** Which service (and so which credential) the operation talks to. */
 	service: Service;
+	settings: RequestSettings;
 }
 
 type ApiContext = IExecuteFunctions | ILoadOptionsFunctions;
@@ -62,7 +64,7 @@ async function getCredentialInfo(context: ApiContext, service: Service): Promise
 	}
 	let info = perService.get(service);
 	if (!info) {
-		const { type } = SERVICE_CREDENTIALS[service];
+		const type = SERVICES[service].credentialType;
 		info = context.getCredentials(type).then((data) => {
 			const { baseUrl, ...rest } = data;
 			const ref = context.getNode().credentials?.[type];
@@ -158,7 +160,7 @@ const HINTS: Record<number, string> = {
 function hintFor(status: number | undefined, service: Service): string {
 	if (status === undefined) return '';
 	if (status === 401) {
-		return `The service refused the key: open the credential and enter its ${SERVICE_CREDENTIALS[service].keyField} again.`;
+		return `The service refused the key: open the credential and enter its ${SERVICES[service].keyLabel} again.`;
 	}
 	if (HINTS[status]) return HINTS[status];
 	if (status >= 500) {
@@ -191,33 +193,24 @@ function networkMessage(code: string | undefined): string {
 }
 
 /** `note` ends the message (what the node did about it), `extra` goes into the description. */
-function apiError(
+function serviceError(
 	context: ApiContext,
 	call: CallContext,
 	failure: Failure,
 	{ extra = '', note = '', secrets = [] }: { extra?: string; note?: string; secrets?: string[] } = {},
-): NodeApiError {
+): ServiceError {
 	const said = serviceMessageOf(failure.body);
 	const serviceMessage = said === undefined ? undefined : redactSecrets(said, secrets);
 	const what =
 		failure.status !== undefined
 			? `the service answered HTTP ${failure.status}${serviceMessage ? `: ${serviceMessage}` : ''}`
 			: networkMessage(failure.code);
-	const message = `${call.label} failed: ${what}${note ? ` (${note})` : ''}`;
-	const description = [hintFor(failure.status, call.service), extra].filter(Boolean).join(' ');
-	// Built from plain values only: the raw HTTP error carries the request headers, bearer key included.
-	const error = new NodeApiError(
-		context.getNode(),
-		{ message, description } as JsonObject,
-		{
-			message,
-			description,
-			httpCode: failure.status !== undefined ? String(failure.status) : undefined,
-			itemIndex: call.itemIndex,
-		},
-	);
-	error.context = { ...error.context, status: failure.status, serviceMessage };
-	return error;
+	return new ServiceError(context, call.itemIndex, {
+		message: `${call.label} failed: ${what}${note ? ` (${note})` : ''}`,
+		description: [hintFor(failure.status, call.service), extra].filter(Boolean).join(' '),
+		status: failure.status,
+		serviceMessage,
+	});
 }
 
 /** Parses what the service sent back; an answer that is not JSON is an error, not data. */
@@ -227,7 +220,7 @@ function parseAnswer(context: ApiContext, call: CallContext, answer: unknown): I
 		try {
 			return JSON.parse(answer) as IDataObject;
 		} catch {
-			throw apiError(
+			throw serviceError(
 				context,
 				call,
 				{ status: undefined, headers: {}, code: 'INVALID_JSON' },
@@ -248,9 +241,7 @@ export async function apiRequest(
 	callContext: CallContext,
 	call: ApiCall,
 ): Promise<IDataObject | IDataObject[]> {
-	const { service } = callContext;
-	// The timeline picker (a load-options call) has no Request Options: it uses the defaults.
-	const settings = 'getInputData' in this ? readRequestSettings(this, callContext.itemIndex) : DEFAULT_REQUEST_SETTINGS;
+	const { service, settings } = callContext;
 	const { baseUrl, secrets, decrypted } = await getCredentialInfo(this, service);
 	const options: IHttpRequestOptions = {
 		method: call.method,
@@ -266,7 +257,7 @@ export async function apiRequest(
 		try {
 			answer = await this.helpers.httpRequestWithAuthentication.call(
 				this,
-				SERVICE_CREDENTIALS[service].type,
+				SERVICES[service].credentialType,
 				options,
 				{ credentialsDecrypted: decrypted },
 			);
@@ -281,10 +272,10 @@ export async function apiRequest(
 				}
 				const tooLong = `not retried: ${asked === undefined ? 'the next retry would wait' : 'the service asked to wait'} ${wait} s, longer than "Max Retry Wait" (${settings.maxRetryWait} s)`;
 				const extra = 'Raise "Max Retry Wait" in Request Options to wait that long, or run the workflow later.';
-				throw apiError(this, callContext, failure, { extra, note: tooLong, secrets });
+				throw serviceError(this, callContext, failure, { extra, note: tooLong, secrets });
 			}
 			const gaveUp = failure.status === 429 ? `gave up after ${attempt} ${attempt === 1 ? 'retry' : 'retries'} ("Max Retries on Rate Limit" is ${settings.maxRetries})` : '';
-			throw apiError(this, callContext, failure, { note: gaveUp, secrets });
+			throw serviceError(this, callContext, failure, { note: gaveUp, secrets });
 		}
 		return parseAnswer(this, callContext, answer);
 	}

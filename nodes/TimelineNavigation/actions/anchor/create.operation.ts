@@ -2,8 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { bodyWithAdditionalFields } from '../../helpers/body';
 import { additionalFieldsCollection } from '../../helpers/fields';
 import { optionalString } from '../../helpers/parameters';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 import { descriptionField, readTimestamp, timestampField } from './fields';
 
 export const create: OperationDefinition = {
@@ -24,12 +24,12 @@ export const create: OperationDefinition = {
 			},
 		]),
 	],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const description = optionalString(this, item.itemIndex, descriptionField);
-		const body = bodyWithAdditionalFields(this, item.itemIndex, {
-			timestamp: readTimestamp(this, item.itemIndex),
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const description = optionalString(this, call.itemIndex, descriptionField);
+		const body = bodyWithAdditionalFields(this, call.itemIndex, {
+			timestamp: readTimestamp(this, call.itemIndex),
 			...(description !== undefined && { description }),
 		});
-		return await apiRequest.call(this, item, { method: 'POST', path: '/anchors', body });
+		return await apiRequest.call(this, call, { method: 'POST', path: '/anchors', body });
 	},
 };

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { bodyWithAdditionalFields } from '../../helpers/body';
 import { additionalFieldsCollection, dateTimeField } from '../../helpers/fields';
 import { optionalDateTime, requireString } from '../../helpers/parameters';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 
 const anchorId: INodeProperties = {
 	displayName: 'Anchor ID',
@@ -28,13 +28,13 @@ export const returnTo: OperationDefinition = {
 	action: 'Return to an anchor',
 	description: 'Travel back to a temporal anchor set earlier',
 	properties: [anchorId, destinationTime, additionalFieldsCollection()],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const anchor = requireString(this, item.itemIndex, anchorId);
-		const destination = optionalDateTime(this, item.itemIndex, destinationTime);
-		const body = bodyWithAdditionalFields(this, item.itemIndex, {
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const anchor = requireString(this, call.itemIndex, anchorId);
+		const destination = optionalDateTime(this, call.itemIndex, destinationTime);
+		const body = bodyWithAdditionalFields(this, call.itemIndex, {
 			anchor_id: anchor,
 			...(destination !== undefined && { destination_time: destination }),
 		});
-		return await apiRequest.call(this, item, { method: 'POST', path: '/travels', body });
+		return await apiRequest.call(this, call, { method: 'POST', path: '/travels', body });
 	},
 };

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { optionalString } from '../../helpers/parameters';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 import { descriptionField, readTimestamp, timestampField } from './fields';
 
 export const set: OperationDefinition = {
@@ -10,12 +10,12 @@ export const set: OperationDefinition = {
 	action: 'Set an anchor',
 	description: 'Fix a point in time to return to after changes',
 	properties: [timestampField, descriptionField],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
+	async execute(this: IExecuteFunctions, call: CallContext) {
 		// Group A: every listed field is sent; the description may be empty.
 		const body = {
-			timestamp: readTimestamp(this, item.itemIndex),
-			description: optionalString(this, item.itemIndex, descriptionField) ?? '',
+			timestamp: readTimestamp(this, call.itemIndex),
+			description: optionalString(this, call.itemIndex, descriptionField) ?? '',
 		};
-		return await apiRequest.call(this, item, { method: 'POST', path: '/set-anchor', body });
+		return await apiRequest.call(this, call, { method: 'POST', path: '/set-anchor', body });
 	},
 };

@@ -1,8 +1,8 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { bodyWithAdditionalFields } from '../../helpers/body';
 import { additionalFieldsCollection, timelineLocatorField } from '../../helpers/fields';
+import { invalidInput } from '../../errors';
 import {
-	invalidInput,
 	nodeParameter,
 	optionalDateTime,
 	optionalString,
@@ -10,8 +10,8 @@ import {
 	requireLocatorId,
 	requireString,
 } from '../../helpers/parameters';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 
 const EVENT_ACTIONS = ['add', 'modify', 'remove'];
 
@@ -94,8 +94,8 @@ export const manipulate: OperationDefinition = {
 			},
 		]),
 	],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const { itemIndex } = item;
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const { itemIndex } = call;
 		const timelineId = requireLocatorId(this, itemIndex, timeline);
 		const action = nodeParameter(this, eventAction.name, itemIndex, 'add');
 		if (typeof action !== 'string' || !EVENT_ACTIONS.includes(action)) {
@@ -122,6 +122,6 @@ export const manipulate: OperationDefinition = {
 				'expected a change: set a new Time, a Description or an Additional Field to modify the event',
 			);
 		}
-		return await apiRequest.call(this, item, { method: 'POST', path: '/events', body: merged });
+		return await apiRequest.call(this, call, { method: 'POST', path: '/events', body: merged });
 	},
 };

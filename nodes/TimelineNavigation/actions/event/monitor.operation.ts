@@ -3,8 +3,8 @@ import { dateTimeField, locationField, outputModeField } from '../../helpers/fie
 import { entriesOrWholeAnswer } from '../../helpers/output';
 import { requireDateTime, requireString, unwrap } from '../../helpers/parameters';
 import { buildTimeRange } from '../../helpers/validation';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 
 const location = locationField('A physical location or event to watch');
 
@@ -26,8 +26,8 @@ export const monitor: OperationDefinition = {
 	action: 'Monitor events at a location',
 	description: 'Get the events that occurred at a location within a time range',
 	properties: [location, rangeStart, rangeEnd, outputModeField('Event')],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const { itemIndex } = item;
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const { itemIndex } = call;
 		const place = requireString(this, itemIndex, location);
 		const start = requireDateTime(this, itemIndex, rangeStart);
 		const end = requireDateTime(this, itemIndex, rangeEnd);
@@ -36,12 +36,12 @@ export const monitor: OperationDefinition = {
 		// The document puts these in a JSON body on the GET, but n8n's HTTP helper drops the
 		// body of every GET; the query string is what reaches the service. The body is passed
 		// too, so it arrives should the helper ever keep GET bodies.
-		const answer = await apiRequest.call(this, item, {
+		const answer = await apiRequest.call(this, call, {
 			method: 'GET',
 			path: '/monitor-events',
 			qs: params,
 			body: { ...params },
 		});
-		return entriesOrWholeAnswer(this, itemIndex, answer, 'events', item.label, params);
+		return entriesOrWholeAnswer(this, itemIndex, answer, 'events', call.label, params);
 	},
 };

@@ -2,8 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { bodyWithAdditionalFields } from '../../helpers/body';
 import { additionalFieldsCollection, textField, timelineLocatorField } from '../../helpers/fields';
 import { optionalString, requireLocatorId, requireString } from '../../helpers/parameters';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 
 const timeline = timelineLocatorField('The timeline to register the item in');
 
@@ -23,8 +23,8 @@ export const register: OperationDefinition = {
 	action: 'Register an item',
 	description: 'Register an item in a timeline',
 	properties: [timeline, name, description, additionalFieldsCollection()],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const { itemIndex } = item;
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const { itemIndex } = call;
 		const timelineId = requireLocatorId(this, itemIndex, timeline);
 		const itemName = requireString(this, itemIndex, name);
 		const text = optionalString(this, itemIndex, description);
@@ -33,6 +33,6 @@ export const register: OperationDefinition = {
 			name: itemName,
 			...(text !== undefined && { description: text }),
 		});
-		return await apiRequest.call(this, item, { method: 'POST', path: '/items', body });
+		return await apiRequest.call(this, call, { method: 'POST', path: '/items', body });
 	},
 };

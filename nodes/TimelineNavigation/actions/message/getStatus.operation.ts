@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { pathSegment, requireString } from '../../helpers/parameters';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 
 const messageId: INodeProperties = {
 	displayName: 'Message ID',
@@ -19,9 +19,9 @@ export const getStatus: OperationDefinition = {
 	action: 'Get the delivery status of a message',
 	description: 'Look up the latest delivery status of a sent message',
 	properties: [messageId],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const id = requireString(this, item.itemIndex, messageId);
-		const segment = pathSegment(this, item.itemIndex, messageId, id);
-		return await apiRequest.call(this, item, { method: 'GET', path: `/messages/${segment}` });
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const id = requireString(this, call.itemIndex, messageId);
+		const segment = pathSegment(this, call.itemIndex, messageId, id);
+		return await apiRequest.call(this, call, { method: 'GET', path: `/messages/${segment}` });
 	},
 };

@@ -1,10 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dataToSendFields, definedBelow } from '../../helpers/fields';
-import { fieldLabel, fieldValue, invalidInput, mappedFrom, readChecked } from '../../helpers/parameters';
+import { invalidInput } from '../../errors';
+import { fieldLabel, fieldValue, mappedFrom, readChecked } from '../../helpers/parameters';
 import { parseJsonObject } from '../../helpers/validation';
 import { freeFormFields, sendFreeForm } from '../../messaging/freeForm';
-import { readRecipient, recipientFields } from '../../messaging/recipient';
-import type { ItemCall, OperationDefinition } from '../types';
+import { readRecipient, recipientFields } from '../../messaging/send';
+import type { CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 
 const customPayload: INodeProperties = {
 	displayName: 'Custom Payload (JSON)',
@@ -28,8 +30,8 @@ export const sendCustom: OperationDefinition = {
 		...definedBelow([customPayload]),
 		...freeFormFields(),
 	],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const { itemIndex } = item;
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const { itemIndex } = call;
 		const to = readRecipient(this, itemIndex);
 		const custom = readChecked(this, itemIndex, customRef, parseJsonObject);
 		if (Object.keys(custom).length === 0) {
@@ -41,6 +43,6 @@ export const sendCustom: OperationDefinition = {
 				'expected a JSON object with at least one field, such as {"type": "poll"}',
 			);
 		}
-		return await sendFreeForm(this, item, to, { message_type: 'custom', custom });
+		return await sendFreeForm(this, call, to, { message_type: 'custom', custom });
 	},
 };

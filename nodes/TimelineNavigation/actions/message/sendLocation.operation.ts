@@ -3,8 +3,9 @@ import { dataToSendFields, definedBelow } from '../../helpers/fields';
 import { mappedFrom, optionalString, readChecked } from '../../helpers/parameters';
 import { checkLatitude, checkLongitude } from '../../helpers/validation';
 import { freeFormFields, sendFreeForm } from '../../messaging/freeForm';
-import { readRecipient, recipientFields } from '../../messaging/recipient';
-import type { ItemCall, OperationDefinition } from '../types';
+import { readRecipient, recipientFields } from '../../messaging/send';
+import type { CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 
 const latitude: INodeProperties = {
 	displayName: 'Latitude',
@@ -60,8 +61,8 @@ export const sendLocation: OperationDefinition = {
 		...definedBelow([latitude, longitude, placeName, address]),
 		...freeFormFields(),
 	],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const { itemIndex } = item;
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const { itemIndex } = call;
 		const to = readRecipient(this, itemIndex);
 		const location: IDataObject = {
 			latitude: readChecked(this, itemIndex, latitudeRef, checkLatitude, undefined),
@@ -71,6 +72,6 @@ export const sendLocation: OperationDefinition = {
 		const street = optionalString(this, itemIndex, addressRef);
 		if (name !== undefined) location.name = name;
 		if (street !== undefined) location.address = street;
-		return await sendFreeForm(this, item, to, { message_type: 'location', location });
+		return await sendFreeForm(this, call, to, { message_type: 'location', location });
 	},
 };

@@ -10,8 +10,9 @@ import {
 import { isAutoMapped, mappedFrom, optionalString, readChecked } from '../../helpers/parameters';
 import { checkHttpUrl, type Checked } from '../../helpers/validation';
 import { freeFormFields, sendFreeForm } from '../../messaging/freeForm';
-import { readRecipient, recipientFields } from '../../messaging/recipient';
-import type { ItemCall, OperationDefinition } from '../types';
+import { readRecipient, recipientFields } from '../../messaging/send';
+import type { CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 
 const MEDIA_TYPES = ['audio', 'file', 'image', 'video'];
 
@@ -109,12 +110,12 @@ export const sendMedia: OperationDefinition = {
 		...definedBelow([mediaType, mediaUrl]),
 		...freeFormFields(mediaAdditionalFields),
 	],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const { itemIndex } = item;
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const { itemIndex } = call;
 		const to = readRecipient(this, itemIndex);
 		const type = readChecked(this, itemIndex, mediaTypeRef, checkMediaType);
 		const url = readChecked(this, itemIndex, mediaUrlRef, checkHttpUrl);
 		const payload: IDataObject = { message_type: type, [type]: readMediaObject(this, itemIndex, url) };
-		return await sendFreeForm(this, item, to, payload);
+		return await sendFreeForm(this, call, to, payload);
 	},
 };

@@ -1,11 +1,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { EXTRA_BODY_FIELD, readAdditionalFields, withExtraFields } from '../../helpers/body';
 import { additionalFieldsCollection, dataToSendFields, definedBelow } from '../../helpers/fields';
-import { readRecipient, recipientFields } from '../../messaging/recipient';
-import { explainSendError } from '../../messaging/refusals';
-import { postMessage, templateBody } from '../../messaging/send';
+import { explainSendError, postMessage, readRecipient, recipientFields, templateBody } from '../../messaging/send';
 import { readTemplate, TEMPLATE_FIELDS, templateFields } from '../../messaging/template';
-import type { ItemCall, OperationDefinition } from '../types';
+import type { CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 
 export const sendTemplate: OperationDefinition = {
 	value: 'sendTemplate',
@@ -18,16 +17,16 @@ export const sendTemplate: OperationDefinition = {
 		...definedBelow(templateFields(TEMPLATE_FIELDS, 'The ID of an approved template')),
 		additionalFieldsCollection(),
 	],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const { itemIndex } = item;
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const { itemIndex } = call;
 		const to = readRecipient(this, itemIndex);
 		const template = readTemplate(this, itemIndex, TEMPLATE_FIELDS);
 		const { extraBody } = readAdditionalFields(this, itemIndex);
 		const body = withExtraFields(this, itemIndex, EXTRA_BODY_FIELD, templateBody(to, template), extraBody);
 		try {
-			return { ...(await postMessage(this, item, body)), sent_as: 'template' };
+			return { ...(await postMessage(this, call, body)), sent_as: 'template' };
 		} catch (error) {
-			throw explainSendError(this, itemIndex, item.label, error, template);
+			throw explainSendError(call.label, error, template);
 		}
 	},
 };

@@ -1,10 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { InputField, invalidInput } from '../../errors';
 import { dataToSendFields, definedBelow } from '../../helpers/fields';
-import { mappedFrom, requireString } from '../../helpers/parameters';
+import { inputFieldValue, isAutoMapped, mappedFrom, nodeParameter, requireString, unwrap } from '../../helpers/parameters';
+import { findPlaceholders, parseJsonObject } from '../../helpers/validation';
 import { freeFormFields, sendFreeForm } from '../../messaging/freeForm';
-import { injectedFieldsFields, readInjectedFields, unfilledPlaceholders } from '../../messaging/injectedFields';
-import { readRecipient, recipientFields } from '../../messaging/recipient';
-import type { ItemCall, OperationDefinition } from '../types';
+import { readRecipient, recipientFields } from '../../messaging/send';
+import type { CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 
 const text: INodeProperties = {
 	displayName: 'Text',
@@ -20,6 +22,129 @@ const text: INodeProperties = {
 
 const textRef = mappedFrom(text, 'text');
 
+// Named placeholders in the text ({first_name}) are filled by the service; Injected Fields give
+// values for this message only, as name/value pairs or as one JSON object.
+const inputMode: INodeProperties = {
+	displayName: 'Specify Injected Fields',
+	name: 'injectedFieldsInput',
+	type: 'options',
+	options: [
+		{ name: 'Using Fields Below', value: 'pairs' },
+		{ name: 'Using JSON', value: 'json' },
+	],
+	default: 'pairs',
+	description: 'How the values for the placeholders are given',
+};
+
+const pairs: INodeProperties = {
+	displayName: 'Injected Fields',
+	name: 'injectedFields',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Field',
+	default: {},
+	description: 'Values for the placeholders of this message only; they win over fields stored on the contact',
+	displayOptions: { show: { injectedFieldsInput: ['pairs'] } },
+	options: [
+		{
+			displayName: 'Field',
+			name: 'field',
+			values: [
+				{
+					displayName: 'Name',
+					name: 'name',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. first_name',
+					description: 'The placeholder name, without braces',
+				},
+				{
+					displayName: 'Value',
+					name: 'value',
+					type: 'string',
+					default: '',
+					description: 'What the placeholder is replaced with',
+				},
+			],
+		},
+	],
+};
+
+const json: INodeProperties = {
+	displayName: 'Injected Fields (JSON)',
+	name: 'injectedFieldsJson',
+	type: 'json',
+	default: '{}',
+	placeholder: '{"first_name": "Ada"}',
+	description: 'An object of placeholder name to value (text, number or boolean), for this message only',
+	displayOptions: { show: { injectedFieldsInput: ['json'] } },
+};
+
+
+/** The input item's field read in "Map Automatically" mode. */
+const INPUT_FIELD = 'injected_fields';
+
+/** One object of placeholder name to value; each value must be text, a number or a boolean. */
+function injectedFromObject(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	raw: unknown,
+	field: string | InputField,
+	valueField: (name: string) => string | InputField,
+): IDataObject {
+	const object = unwrap(context, itemIndex, field, raw, parseJsonObject(raw));
+	const fields: IDataObject = {};
+	for (const [name, value] of Object.entries(object)) {
+		if (!['string', 'number', 'boolean'].includes(typeof value)) {
+			throw invalidInput(
+				context,
+				itemIndex,
+				valueField(name),
+				value,
+				'expected text, a number or a boolean: a placeholder is replaced by one value',
+			);
+		}
+		fields[name] = value as string | number | boolean;
+	}
+	return fields;
+}
+
+/**
+ * Injected fields as name/value pairs or one JSON object; values must be text, numbers or
+ * booleans. In "Map Automatically" mode, the input item's optional `injected_fields` object.
+ */
+function readInjectedFields(context: IExecuteFunctions, itemIndex: number): IDataObject {
+	if (isAutoMapped(context)) {
+		const raw = inputFieldValue(context, itemIndex, INPUT_FIELD);
+		if (raw === undefined || raw === null) return {};
+		return injectedFromObject(context, itemIndex, raw, new InputField(INPUT_FIELD), (name) => new InputField(`${INPUT_FIELD}.${name}`));
+	}
+	const mode = nodeParameter(context, inputMode.name, itemIndex, 'pairs') as string;
+	if (mode === 'json') {
+		const raw = nodeParameter(context, json.name, itemIndex, '{}');
+		return injectedFromObject(context, itemIndex, raw, json.displayName, (name) => `${json.displayName} "${name}"`);
+	}
+	const fields: IDataObject = {};
+	const entries = nodeParameter(context, `${pairs.name}.field`, itemIndex, []) as IDataObject[];
+	entries.forEach((pair, index) => {
+		const name = typeof pair.name === 'string' ? pair.name.trim() : String(pair.name ?? '').trim();
+		const field = `Injected Field ${index + 1} Name`;
+		if (name === '') {
+			throw invalidInput(context, itemIndex, field, pair.name, 'expected the placeholder name, such as first_name for {first_name}');
+		}
+		if (Object.prototype.hasOwnProperty.call(fields, name)) {
+			throw invalidInput(context, itemIndex, field, name, 'expected each name once: this name is already listed above');
+		}
+		fields[name] = (pair.value ?? '') as string | number | boolean;
+	});
+	return fields;
+}
+
+/** Placeholders in the text that no injected field fills, in order of appearance. */
+function unfilledPlaceholders(text: string, injected: IDataObject): string[] {
+	return findPlaceholders(text).filter((name) => !Object.prototype.hasOwnProperty.call(injected, name));
+}
+
 export const sendText: OperationDefinition = {
 	value: 'sendText',
 	name: 'Send Text',
@@ -28,11 +153,11 @@ export const sendText: OperationDefinition = {
 	properties: [
 		...dataToSendFields({ required: ['to', 'text'], optional: ['injected_fields'] }),
 		...recipientFields,
-		...definedBelow([text, ...injectedFieldsFields]),
+		...definedBelow([text, inputMode, pairs, json]),
 		...freeFormFields(),
 	],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const { itemIndex } = item;
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const { itemIndex } = call;
 		const to = readRecipient(this, itemIndex);
 		const message = requireString(this, itemIndex, textRef);
 		const injected = readInjectedFields(this, itemIndex);
@@ -43,6 +168,6 @@ export const sendText: OperationDefinition = {
 		if (unfilled.length > 0) {
 			report.placeholder_note = `No injected field fills ${unfilled.map((name) => `{${name}}`).join(', ')}. A field stored on the contact may still fill it on the service side; otherwise the customer sees the placeholder as written.`;
 		}
-		return await sendFreeForm(this, item, to, payload, report);
+		return await sendFreeForm(this, call, to, payload, report);
 	},
 };

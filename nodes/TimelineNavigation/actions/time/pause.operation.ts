@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 
 export const pause: OperationDefinition = {
 	value: 'pause',
@@ -8,7 +8,7 @@ export const pause: OperationDefinition = {
 	action: 'Pause time',
 	description: 'Stop the flow of time: actions then run in isolation',
 	properties: [],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		return await apiRequest.call(this, item, { method: 'POST', path: '/pause-time' });
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		return await apiRequest.call(this, call, { method: 'POST', path: '/pause-time' });
 	},
 };

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 
 export const resume: OperationDefinition = {
 	value: 'resume',
@@ -8,7 +8,7 @@ export const resume: OperationDefinition = {
 	action: 'Resume time',
 	description: 'Start time again from the exact moment it was paused',
 	properties: [],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		return await apiRequest.call(this, item, { method: 'POST', path: '/resume-time' });
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		return await apiRequest.call(this, call, { method: 'POST', path: '/resume-time' });
 	},
 };

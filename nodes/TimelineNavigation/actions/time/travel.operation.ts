@@ -1,8 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { dateTimeField, locationField } from '../../helpers/fields';
 import { requireDateTime, requireString } from '../../helpers/parameters';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 
 const destinationTime = dateTimeField({
 	name: 'destinationTime',
@@ -18,11 +18,11 @@ export const travel: OperationDefinition = {
 	action: 'Travel to a time and place',
 	description: 'Arrive at a destination date-time and location',
 	properties: [destinationTime, location],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
+	async execute(this: IExecuteFunctions, call: CallContext) {
 		const body = {
-			destination_time: requireDateTime(this, item.itemIndex, destinationTime),
-			location: requireString(this, item.itemIndex, location),
+			destination_time: requireDateTime(this, call.itemIndex, destinationTime),
+			location: requireString(this, call.itemIndex, location),
 		};
-		return await apiRequest.call(this, item, { method: 'POST', path: '/travel', body });
+		return await apiRequest.call(this, call, { method: 'POST', path: '/travel', body });
 	},
 };

@@ -2,8 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { bodyWithAdditionalFields } from '../../helpers/body';
 import { additionalFieldsCollection } from '../../helpers/fields';
 import { requireLocatorId } from '../../helpers/parameters';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 import { timelineField } from './fields';
 
 export const checkParadoxes: OperationDefinition = {
@@ -12,9 +12,9 @@ export const checkParadoxes: OperationDefinition = {
 	action: 'Check a timeline for paradoxes',
 	description: 'Check a timeline for paradoxes caused by changes to its history',
 	properties: [timelineField, additionalFieldsCollection()],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const timelineId = requireLocatorId(this, item.itemIndex, timelineField);
-		const body = bodyWithAdditionalFields(this, item.itemIndex, { timeline_id: timelineId });
-		return await apiRequest.call(this, item, { method: 'POST', path: '/paradox-checks', body });
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const timelineId = requireLocatorId(this, call.itemIndex, timelineField);
+		const body = bodyWithAdditionalFields(this, call.itemIndex, { timeline_id: timelineId });
+		return await apiRequest.call(this, call, { method: 'POST', path: '/paradox-checks', body });
 	},
 };

@@ -2,8 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { bodyWithAdditionalFields } from '../../helpers/body';
 import { additionalFieldsCollection, textField } from '../../helpers/fields';
 import { optionalString, requireString } from '../../helpers/parameters';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 
 const name = textField({
 	name: 'name',
@@ -21,13 +21,13 @@ export const create: OperationDefinition = {
 	action: 'Create a timeline',
 	description: 'Create a new timeline',
 	properties: [name, description, additionalFieldsCollection()],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const timelineName = requireString(this, item.itemIndex, name);
-		const text = optionalString(this, item.itemIndex, description);
-		const body = bodyWithAdditionalFields(this, item.itemIndex, {
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const timelineName = requireString(this, call.itemIndex, name);
+		const text = optionalString(this, call.itemIndex, description);
+		const body = bodyWithAdditionalFields(this, call.itemIndex, {
 			name: timelineName,
 			...(text !== undefined && { description: text }),
 		});
-		return await apiRequest.call(this, item, { method: 'POST', path: '/timelines', body });
+		return await apiRequest.call(this, call, { method: 'POST', path: '/timelines', body });
 	},
 };

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { pathSegment, requireLocatorId } from '../../helpers/parameters';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 import { timelineField } from './fields';
 
 export const deleteTimeline: OperationDefinition = {
@@ -10,10 +10,10 @@ export const deleteTimeline: OperationDefinition = {
 	action: 'Delete a timeline',
 	description: 'Delete a timeline',
 	properties: [timelineField],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const timelineId = requireLocatorId(this, item.itemIndex, timelineField);
-		const segment = pathSegment(this, item.itemIndex, timelineField, timelineId);
-		const answer = await apiRequest.call(this, item, { method: 'DELETE', path: `/timeline/${segment}` });
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const timelineId = requireLocatorId(this, call.itemIndex, timelineField);
+		const segment = pathSegment(this, call.itemIndex, timelineField, timelineId);
+		const answer = await apiRequest.call(this, call, { method: 'DELETE', path: `/timeline/${segment}` });
 		// An empty answer (such as 204) still tells the user which timeline went.
 		const empty = !Array.isArray(answer) && Object.keys(answer).length === 0;
 		return empty ? { timeline_id: timelineId, deleted: true } : answer;

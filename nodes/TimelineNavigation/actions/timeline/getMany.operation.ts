@@ -1,9 +1,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { returnAllFields } from '../../helpers/fields';
 import { listEntries } from '../../helpers/output';
-import { invalidInput, nodeParameter } from '../../helpers/parameters';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { invalidInput } from '../../errors';
+import { nodeParameter } from '../../helpers/parameters';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 
 function readLimit(context: IExecuteFunctions, itemIndex: number): number | undefined {
 	if (nodeParameter(context, 'returnAll', itemIndex, false) === true) return undefined;
@@ -20,11 +21,11 @@ export const getMany: OperationDefinition = {
 	action: 'Get many timelines',
 	description: 'List the timelines',
 	properties: returnAllFields,
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const limit = readLimit(this, item.itemIndex);
-		const answer = await apiRequest.call(this, item, { method: 'GET', path: '/timelines' });
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const limit = readLimit(this, call.itemIndex);
+		const answer = await apiRequest.call(this, call, { method: 'GET', path: '/timelines' });
 		// The service shows no paging, so the whole list arrives and the limit applies here.
-		const timelines = listEntries(this, item.itemIndex, answer, 'timelines', item.label);
+		const timelines = listEntries(this, call.itemIndex, answer, 'timelines', call.label);
 		return limit === undefined ? timelines : timelines.slice(0, limit);
 	},
 };

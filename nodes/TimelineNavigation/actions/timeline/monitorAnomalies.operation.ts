@@ -3,8 +3,8 @@ import { withExtraFields } from '../../helpers/body';
 import { outputModeField } from '../../helpers/fields';
 import { entriesOrWholeAnswer } from '../../helpers/output';
 import { nodeParameter, requireLocatorId } from '../../helpers/parameters';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 import { timelineField } from './fields';
 
 const extraQuery: INodeProperties = {
@@ -21,8 +21,8 @@ export const monitorAnomalies: OperationDefinition = {
 	action: 'Monitor a timeline for anomalies',
 	description: 'Get the anomalies detected in a timeline',
 	properties: [timelineField, outputModeField('Anomaly'), extraQuery],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const { itemIndex } = item;
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const { itemIndex } = call;
 		const timelineId = requireLocatorId(this, itemIndex, timelineField);
 		const qs = withExtraFields(
 			this,
@@ -31,7 +31,7 @@ export const monitorAnomalies: OperationDefinition = {
 			{ timeline_id: timelineId },
 			nodeParameter(this, extraQuery.name, itemIndex, '{}'),
 		);
-		const answer = await apiRequest.call(this, item, { method: 'GET', path: '/monitor-timeline', qs });
-		return entriesOrWholeAnswer(this, itemIndex, answer, 'anomalies', item.label, { timeline_id: timelineId });
+		const answer = await apiRequest.call(this, call, { method: 'GET', path: '/monitor-timeline', qs });
+		return entriesOrWholeAnswer(this, itemIndex, answer, 'anomalies', call.label, { timeline_id: timelineId });
 	},
 };

@@ -2,8 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { bodyWithAdditionalFields } from '../../helpers/body';
 import { additionalFieldsCollection, dateTimeField } from '../../helpers/fields';
 import { optionalDateTime, requireLocatorId } from '../../helpers/parameters';
-import { apiRequest } from '../../transport/request';
-import type { ItemCall, OperationDefinition } from '../types';
+import { apiRequest, type CallContext } from '../../transport/request';
+import type { OperationDefinition } from '../types';
 import { timelineField } from './fields';
 
 const destinationTime = dateTimeField({
@@ -19,13 +19,13 @@ export const travelTo: OperationDefinition = {
 	action: 'Travel to a timeline',
 	description: 'Move into a timeline',
 	properties: [timelineField, destinationTime, additionalFieldsCollection()],
-	async execute(this: IExecuteFunctions, item: ItemCall) {
-		const timelineId = requireLocatorId(this, item.itemIndex, timelineField);
-		const destination = optionalDateTime(this, item.itemIndex, destinationTime);
-		const body = bodyWithAdditionalFields(this, item.itemIndex, {
+	async execute(this: IExecuteFunctions, call: CallContext) {
+		const timelineId = requireLocatorId(this, call.itemIndex, timelineField);
+		const destination = optionalDateTime(this, call.itemIndex, destinationTime);
+		const body = bodyWithAdditionalFields(this, call.itemIndex, {
 			timeline_id: timelineId,
 			...(destination !== undefined && { destination_time: destination }),
 		});
-		return await apiRequest.call(this, item, { method: 'POST', path: '/travels', body });
+		return await apiRequest.call(this, call, { method: 'POST', path: '/travels', body });
 	},
 };

@@ -1,15 +1,55 @@
-// The node's "Request Options" (how it talks to the service), read and checked against the
-// limits their fields declare, so an expression cannot set a timeout of -5 or 1,000 retries.
+// The node's "Request Options" (how it talks to the service): the field shown on every
+// operation, and reading it, checked against the limits the field declares, so an expression
+// cannot set a timeout of -5 or 1,000 retries. The router reads them per item and hands them to
+// the transport with the call.
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { requestOptionsField } from '../helpers/fields';
-import { invalidInput, nodeParameter } from '../helpers/parameters';
+import { invalidInput } from '../errors';
+import type { RequestSettings } from '../transport/request';
+import { nodeParameter } from './parameters';
 
-export interface RequestSettings {
-	concurrency: number;
-	timeout: number;
-	maxRetries: number;
-	maxRetryWait: number;
-}
+/** Shown on every operation: how the node talks to the service. */
+export const requestOptionsField: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 100 },
+			default: 10,
+			description: 'How many items are sent to the service at the same time',
+		},
+		{
+			displayName: 'Max Retries on Rate Limit',
+			name: 'maxRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 10 },
+			default: 3,
+			description:
+				'How often an answer of HTTP 429 (rate limited: the service did nothing) is retried after its Retry-After. Other failures are never retried, so nothing is sent twice.',
+		},
+		{
+			displayName: 'Max Retry Wait (Seconds)',
+			name: 'maxRetryWait',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 60,
+			description: 'The longest Retry-After the node will wait for; a longer one fails the item',
+		},
+		{
+			displayName: 'Timeout (Ms)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 30000,
+			description: 'How long to wait for an answer before the item fails',
+		},
+	],
+};
 
 const OPTIONS = (requestOptionsField.options ?? []) as INodeProperties[];
 
@@ -19,6 +59,7 @@ function option(name: keyof RequestSettings): INodeProperties {
 	return found;
 }
 
+/** The settings when none are given (the fields' defaults): also what the timeline picker uses. */
 export const DEFAULT_REQUEST_SETTINGS = Object.fromEntries(
 	(['concurrency', 'timeout', 'maxRetries', 'maxRetryWait'] as const).map((name) => [name, option(name).default]),
 ) as unknown as RequestSettings;
