@@ -54,6 +54,8 @@ export interface RunOptions {
 	credentials?: StoredCredential[];
 	/** Workflow settings, such as the time zone. */
 	settings?: IDataObject;
+	/** The node's version as saved in the workflow (default 1). */
+	typeVersion?: number;
 }
 
 export interface NodeTestContext {
@@ -92,6 +94,7 @@ export function useSandbox(defaults: IDataObject = {}): NodeTestContext {
 				parameters: all,
 				credentials: nodeCredentialsFor(all.resource),
 				continueOnFail: options.continueOnFail,
+				typeVersion: options.typeVersion,
 			},
 			items,
 			{ credentials: options.credentials ?? credentials, settings: options.settings },

@@ -3,7 +3,7 @@
 // (never 500), and a workflow starts exactly when the payload is a valid event.
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { checkEvent, readJsonObject, REQUIRED_FIELDS } from '../nodes/ChatAppMessagingTrigger/events';
+import { checkEvent, readJsonObject, REQUIRED_FIELDS, windowOpenUntil } from '../nodes/ChatAppMessagingTrigger/events';
 import { hostTrigger, type HostedTrigger } from './harness';
 import { inbound, status } from './trigger-payloads';
 
@@ -111,6 +111,16 @@ describe('payload parsing, over HTTP through the hosted trigger', () => {
 			}),
 			{ numRuns: 300 },
 		);
+	});
+
+	it('starts an inbound event from the last day JavaScript can represent, with no window end (found by this property)', async () => {
+		hosted.clearRecords();
+		const body = { ...inbound, timestamp: '+275760-09-12T00:00:00.001Z' };
+		const res = await hosted.post(JSON.stringify(body), { contentType: 'application/json' });
+
+		expect(res.status).toBe(200);
+		expect(hosted.starts[0].json).toEqual([expect.objectContaining({ window_open_until: null })]);
+		expect(windowOpenUntil('2026-05-01T09:30:00Z')).toBe('2026-05-02T09:30:00.000Z');
 	});
 
 	it('refuses any text that is not JSON without crashing and without starting', async () => {

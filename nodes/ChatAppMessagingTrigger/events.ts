@@ -109,9 +109,13 @@ export function checkEvent(body: IDataObject): ParsedDelivery {
 	return { ok: true, event: body, eventType, known: true };
 }
 
-/** When the 24-hour window the inbound message opened closes (ISO 8601, UTC). */
-export function windowOpenUntil(timestamp: string): string {
-	return new Date(Date.parse(timestamp) + SERVICE_WINDOW_MS).toISOString();
+/**
+ * When the 24-hour window the inbound message opened closes (ISO 8601, UTC); null when that is
+ * past the last date JavaScript can represent (a timestamp in the year 275760).
+ */
+export function windowOpenUntil(timestamp: string): string | null {
+	const closes = new Date(Date.parse(timestamp) + SERVICE_WINDOW_MS);
+	return Number.isNaN(closes.getTime()) ? null : closes.toISOString();
 }
 
 /** The key under which a delivery counts as "the same event" (one id, type and status). */

@@ -15,7 +15,10 @@ export class TimelineNavigation implements INodeType {
 		name: 'timelineNavigation',
 		icon: { light: 'file:timelineNavigation.svg', dark: 'file:timelineNavigation.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Send Template's "One by One" no longer offers the list an earlier build saved
+		// (version 1 still reads it); nothing else differs.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: nodeSubtitle,
 		description:
 			'Drive the Timeline Navigation service (travel, anchors, pause, fast-forward, rewind, events, timelines) and send Chat-App messages (templates, text, media, location) and check their delivery',

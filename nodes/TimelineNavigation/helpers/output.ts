@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeProperties } from 'n8n-workflow';
 import { ServiceError } from '../errors';
-import { nodeParameter } from './parameters';
+import { readChoice } from './parameters';
 
 /**
  * The list inside an answer: the answer itself when it is an array, else its `key` property,
@@ -46,11 +46,12 @@ export function entriesOrWholeAnswer(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	answer: IDataObject | IDataObject[],
+	outputField: INodeProperties,
 	key: string,
 	label: string,
 	question: IDataObject,
 ): IDataObject | IDataObject[] {
-	if (nodeParameter(context, 'outputMode', itemIndex, 'split') === 'response') return answer;
+	if (readChoice(context, itemIndex, outputField) === 'response') return answer;
 	return listEntries(context, itemIndex, answer, key, label).map((entry) => ({ ...entry, ...without(question, entry) }));
 }
 

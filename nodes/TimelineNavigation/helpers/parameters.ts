@@ -10,9 +10,11 @@ import {
 	type IExecuteFunctions,
 	type IGetNodeParameterOptions,
 	type INodeParameterResourceLocator,
+	type INodeProperties,
+	type INodePropertyOptions,
 } from 'n8n-workflow';
 import { InputField, invalidInput } from '../errors';
-import { AUTO_MAP_INPUT_DATA, DATA_TO_SEND } from './fields';
+import { AUTO_MAP_INPUT_DATA, dataToSendFields } from './fields';
 import { toIsoDateTime, type Checked } from './validation';
 
 /** What one execution has already read: the raw parameters and the expression-free values. */
@@ -82,8 +84,23 @@ export function nodeParameter(
 /** Whether the operation takes its values from the input item ("Data to Send": Map Automatically). */
 export function isAutoMapped(context: IExecuteFunctions): boolean {
 	const state = executionParameters(context);
-	state.autoMapped ??= nodeParameter(context, DATA_TO_SEND, 0, 'defineBelow') === AUTO_MAP_INPUT_DATA;
+	state.autoMapped ??= readChoice(context, 0, dataToSendFields({ required: [], optional: [] })[0]) === AUTO_MAP_INPUT_DATA;
 	return state.autoMapped;
+}
+
+/**
+ * An options field's value for the item: one of the values the field offers. Anything else (a
+ * value saved by another version of the node, or given by an expression) is an error naming the
+ * field, never read as the default.
+ */
+export function readChoice(context: IExecuteFunctions, itemIndex: number, field: INodeProperties): string {
+	const value = nodeParameter(context, field.name, itemIndex, field.default);
+	const options = (field.options ?? []) as INodePropertyOptions[];
+	if (typeof value !== 'string' || !options.some((option) => option.value === value)) {
+		const offered = options.map((option) => `"${String(option.value)}" (${option.name})`).join(', ');
+		throw invalidInput(context, itemIndex, field.displayName, value, `expected one of ${offered}`);
+	}
+	return value;
 }
 
 /** A field as errors name it: its parameter name and the label the editor shows. */

@@ -20,12 +20,14 @@ const rangeEnd = dateTimeField({
 	description: 'End of the time range (sent as ISO 8601)',
 });
 
+const output = outputModeField('Event');
+
 export const monitor: OperationDefinition = {
 	value: 'monitor',
 	name: 'Monitor',
 	action: 'Monitor events at a location',
 	description: 'Get the events that occurred at a location within a time range',
-	properties: [location, rangeStart, rangeEnd, outputModeField('Event')],
+	properties: [location, rangeStart, rangeEnd, output],
 	async execute(this: IExecuteFunctions, call: CallContext) {
 		const { itemIndex } = call;
 		const place = requireString(this, itemIndex, location);
@@ -42,6 +44,6 @@ export const monitor: OperationDefinition = {
 			qs: params,
 			body: { ...params },
 		});
-		return entriesOrWholeAnswer(this, itemIndex, answer, 'events', call.label, params);
+		return entriesOrWholeAnswer(this, itemIndex, answer, output, 'events', call.label, params);
 	},
 };

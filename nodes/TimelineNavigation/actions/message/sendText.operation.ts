@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { InputField, invalidInput } from '../../errors';
 import { dataToSendFields, definedBelow } from '../../helpers/fields';
-import { inputFieldValue, isAutoMapped, mappedFrom, nodeParameter, requireString, unwrap } from '../../helpers/parameters';
+import { inputFieldValue, isAutoMapped, mappedFrom, nodeParameter, readChoice, requireString, unwrap } from '../../helpers/parameters';
 import { findPlaceholders, parseJsonObject } from '../../helpers/validation';
 import { freeFormFields, sendFreeForm } from '../../messaging/freeForm';
 import { readRecipient, recipientFields } from '../../messaging/send';
@@ -119,7 +119,7 @@ function readInjectedFields(context: IExecuteFunctions, itemIndex: number): IDat
 		if (raw === undefined || raw === null) return {};
 		return injectedFromObject(context, itemIndex, raw, new InputField(INPUT_FIELD), (name) => new InputField(`${INPUT_FIELD}.${name}`));
 	}
-	const mode = nodeParameter(context, inputMode.name, itemIndex, 'pairs') as string;
+	const mode = readChoice(context, itemIndex, inputMode);
 	if (mode === 'json') {
 		const raw = nodeParameter(context, json.name, itemIndex, '{}');
 		return injectedFromObject(context, itemIndex, raw, json.displayName, (name) => `${json.displayName} "${name}"`);

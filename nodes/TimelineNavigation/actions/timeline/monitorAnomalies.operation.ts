@@ -15,12 +15,14 @@ const extraQuery: INodeProperties = {
 	description: 'Query parameters added to the request as given, for parameters this node does not list',
 };
 
+const output = outputModeField('Anomaly');
+
 export const monitorAnomalies: OperationDefinition = {
 	value: 'monitorAnomalies',
 	name: 'Monitor Anomalies',
 	action: 'Monitor a timeline for anomalies',
 	description: 'Get the anomalies detected in a timeline',
-	properties: [timelineField, outputModeField('Anomaly'), extraQuery],
+	properties: [timelineField, output, extraQuery],
 	async execute(this: IExecuteFunctions, call: CallContext) {
 		const { itemIndex } = call;
 		const timelineId = requireLocatorId(this, itemIndex, timelineField);
@@ -32,6 +34,6 @@ export const monitorAnomalies: OperationDefinition = {
 			nodeParameter(this, extraQuery.name, itemIndex, '{}'),
 		);
 		const answer = await apiRequest.call(this, call, { method: 'GET', path: '/monitor-timeline', qs });
-		return entriesOrWholeAnswer(this, itemIndex, answer, 'anomalies', call.label, { timeline_id: timelineId });
+		return entriesOrWholeAnswer(this, itemIndex, answer, output, 'anomalies', call.label, { timeline_id: timelineId });
 	},
 };
