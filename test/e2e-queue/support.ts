@@ -2,10 +2,10 @@
 import { randomUUID } from 'node:crypto';
 
 import { DIGEST_LENGTH, ENTRY_LENGTH, STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
-import { executionsOf, queryN8nDatabase, type N8nDatabaseUser } from '../n8n/database';
-import { NODE_TYPES, type N8nClient, type N8nProcess, type WorkflowJson } from '../n8n/instance';
-import { waitFor } from '../n8n/processes';
-import { webhookUrlsOf } from '../n8n/webhooks';
+import { executionsOf, queryN8nDatabase, type N8nDatabaseUser } from '../../tools/n8n/database';
+import { NODE_TYPES, type N8nClient, type N8nProcess, type WorkflowJson } from '../../tools/n8n/instance';
+import { waitFor } from '../../tools/n8n/processes';
+import { webhookUrlsOf } from '../../tools/n8n/webhooks';
 
 export interface Answer {
 	status: number;
@@ -127,4 +127,4 @@ export async function runManually(n8n: N8nClient & N8nDatabaseUser, workflowId: 
 	});
 }
 
-export { nodeOutput } from '../n8n/runData';
+export { nodeOutput } from '../../tools/n8n/runData';

@@ -18,8 +18,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { e2eRuntime } from '../n8n/e2e';
-import { EXAMPLE_FILES, readExample } from '../n8n/examples';
+import { e2eRuntime } from '../../tools/n8n/e2e';
+import { EXAMPLE_FILES, readExample } from '../../tools/n8n/examples';
 import {
 	NODE_TYPES,
 	PACKAGE_NAME,
@@ -28,11 +28,11 @@ import {
 	startN8n,
 	type N8nInstance,
 	type WorkflowJson,
-} from '../n8n/instance';
-import { startRegistry, type LocalRegistry } from '../n8n/registry';
-import { ARTIFACTS_DIR, PROJECT_ROOT } from '../n8n/runtime';
-import { repack, withVersion } from '../n8n/tarball';
-import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials } from '../n8n/sandboxCredentials';
+} from '../../tools/n8n/instance';
+import { startRegistry, type LocalRegistry } from '../../tools/n8n/registry';
+import { ARTIFACTS_DIR, PROJECT_ROOT } from '../../tools/n8n/runtime';
+import { repack, withVersion } from '../../tools/n8n/tarball';
+import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 import { openBrowser, signIn } from './browserSupport';
 import { env, sandbox } from './support';
 

@@ -4,7 +4,7 @@
  * an item with a wrong field fails naming that input field and the item.
  */
 import { randomUUID } from 'node:crypto';
-import { NODE_TYPES, type WorkflowJson } from '../n8n/instance';
+import { NODE_TYPES, type WorkflowJson } from '../../tools/n8n/instance';
 import { env, n8n, sandbox, waitForExecutions } from './support';
 
 const PATH = `e2e-map-automatically-${randomUUID()}`;

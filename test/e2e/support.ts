@@ -1,7 +1,7 @@
 /** Helpers shared by the e2e test files (not a test file itself). */
-import { SandboxClient } from '../sandbox/client';
-import { loadE2eEnv } from '../n8n/e2e';
-import type { N8nClient, StoredCredential } from '../n8n/instance';
+import { SandboxClient } from '../../tools/sandbox/client';
+import { loadE2eEnv } from '../../tools/n8n/e2e';
+import type { N8nClient, StoredCredential } from '../../tools/n8n/instance';
 
 export const env = loadE2eEnv();
 export const n8n: N8nClient = env.client;
@@ -64,7 +64,7 @@ export async function waitForSettledExecutions(workflowId: string, settleMs: num
 	);
 }
 
-export { nodeOutput } from '../n8n/runData';
+export { nodeOutput } from '../../tools/n8n/runData';
 
 /** The same, from the run data `n8n execute --rawOutput` printed. */
 export function cliNodeOutput(data: any, nodeName: string): any[] {
