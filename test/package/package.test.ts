@@ -1,33 +1,66 @@
-// The built package as n8n loads it: node types, credentials, codex and icons.
-import { readFileSync } from 'node:fs';
+// The built package as n8n loads an installed community package: through n8n's own
+// PackageDirectoryLoader, which reads the `n8n` attribute of package.json, the codex files and
+// the icon paths. The one test of dist/ (the in-process suites run the source): it needs
+// `npm run build`, which `npm test` runs first.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PackageDirectoryLoader } from 'n8n-core';
 import { NodeHelpers, type IAuthenticateGeneric, type ICredentialType } from 'n8n-workflow';
-import { getPackage, PROJECT_ROOT } from '../support/harness';
+import { PROJECT_ROOT, readPackageJson } from '../support/harness';
+
+const listed = readPackageJson().n8n;
+let loader: PackageDirectoryLoader;
+
+beforeAll(async () => {
+	const unbuilt = [...listed.nodes, ...listed.credentials].filter((path) => !existsSync(join(PROJECT_ROOT, path)));
+	if (unbuilt.length > 0) throw new Error(`${unbuilt.join(', ')} listed in package.json but missing: run \`npm run build\` first.`);
+	loader = new PackageDirectoryLoader(PROJECT_ROOT);
+	await loader.loadAll();
+});
+
+interface IconHolder {
+	iconUrl?: string | { light: string; dark: string };
+}
+
+/** The icon files the loader points at: it rewrites `file:` icons to `icons/<package>/<path>`. */
+function iconFiles(holder: IconHolder): string[] {
+	const urls = typeof holder.iconUrl === 'string' ? [holder.iconUrl] : Object.values(holder.iconUrl ?? {});
+	return urls.map((url) => url.replace(/^icons\/[^/]+\//, ''));
+}
+
+function expectIconsBuilt(holder: IconHolder): void {
+	const files = iconFiles(holder);
+	expect(files.length).toBeGreaterThan(0);
+	expect(files.filter((file) => !existsSync(join(PROJECT_ROOT, file)))).toEqual([]);
+}
 
 describe('the built package, loaded the way n8n loads a community package', () => {
 	it('loads both nodes under the package name, with codex and icons', async () => {
-		const pkg = await getPackage();
-		expect(pkg.packageName).toBe('n8n-nodes-timeline-navigation');
-		expect(pkg.nodeTypeNames.sort()).toEqual([
+		expect(loader.packageName).toBe('n8n-nodes-timeline-navigation');
+		expect(Object.keys(loader.nodeTypes).map((name) => `${loader.packageName}.${name}`).sort()).toEqual([
 			'n8n-nodes-timeline-navigation.chatAppMessagingTrigger',
 			'n8n-nodes-timeline-navigation.timelineNavigation',
 		]);
-		const action = NodeHelpers.getVersionedNodeType(
-			pkg.nodeTypes.getByName('n8n-nodes-timeline-navigation.timelineNavigation'),
-		).description;
+		expect(Object.keys(loader.nodeTypes)).toHaveLength(listed.nodes.length);
+		for (const { type } of Object.values(loader.nodeTypes)) {
+			const description = NodeHelpers.getVersionedNodeType(type).description;
+			expect(description.codex?.categories?.length).toBeGreaterThan(0);
+			expectIconsBuilt(description as unknown as IconHolder);
+		}
+		const action = NodeHelpers.getVersionedNodeType(loader.nodeTypes.timelineNavigation.type).description;
 		expect(action.usableAsTool).toBe(true);
 		expect(action.codex?.alias).toEqual(expect.arrayContaining(['time travel', 'chat']));
-		const trigger = NodeHelpers.getVersionedNodeType(
-			pkg.nodeTypes.getByName('n8n-nodes-timeline-navigation.chatAppMessagingTrigger'),
-		).description;
+		const trigger = NodeHelpers.getVersionedNodeType(loader.nodeTypes.chatAppMessagingTrigger.type).description;
 		expect(trigger.usableAsTool).toBeFalsy();
 		expect(trigger.inputs).toEqual([]);
+		expect(trigger.codex?.alias).toEqual(expect.arrayContaining(['chat', 'messaging', 'webhook']));
 	});
 
 	it('loads both credentials, each sending the key as a bearer header', async () => {
-		const pkg = await getPackage();
+		expect(Object.keys(loader.credentialTypes)).toHaveLength(listed.credentials.length);
+		for (const { type } of Object.values(loader.credentialTypes)) expectIconsBuilt(type as unknown as IconHolder);
 		for (const name of ['timelineNavigationApi', 'chatAppMessagingApi']) {
-			const type = pkg.credentialTypes.get(name);
+			const type: ICredentialType | undefined = loader.credentialTypes[name]?.type;
 			expect(type?.test).toBeDefined();
 			const secret = type!.properties.find((property) => property.typeOptions?.password);
 			expect(secret).toBeDefined();

@@ -353,6 +353,6 @@ describe('node description', () => {
 		]);
 		expect(description.usableAsTool).toBeUndefined();
 		expect(description.inputs).toEqual([]);
-		expect(description.codex?.alias).toEqual(expect.arrayContaining(['chat', 'messaging', 'webhook']));
+		// Its codex (search aliases) comes from the JSON file beside the built node: test/package.
 	});
 });

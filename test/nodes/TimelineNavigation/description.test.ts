@@ -6,30 +6,30 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Workflow, type INode } from 'n8n-workflow';
-import { ChatAppMessagingTrigger } from '../../../dist/nodes/ChatAppMessagingTrigger/ChatAppMessagingTrigger.node';
-import { TimelineNavigation } from '../../../dist/nodes/TimelineNavigation/TimelineNavigation.node';
+import { ChatAppMessagingTrigger } from '../../../nodes/ChatAppMessagingTrigger/ChatAppMessagingTrigger.node';
+import { TimelineNavigation } from '../../../nodes/TimelineNavigation/TimelineNavigation.node';
 import { OPERATIONS } from '../../../nodes/TimelineNavigation/actions/registry';
 import { descriptionViews, type DescriptionViews } from './description/views';
 import { getPackage } from '../../support/harness';
 
 const approved: DescriptionViews = JSON.parse(readFileSync(join(__dirname, 'description', 'approved.json'), 'utf8'));
 
-/** The description of the built node class (dist/), as n8n reads it from the package. */
-async function builtViews(): Promise<DescriptionViews> {
+/** The views of the node class's description, as n8n reads it from the class. */
+async function currentViews(): Promise<DescriptionViews> {
 	return descriptionViews(new TimelineNavigation().description);
 }
 
 describe('the action node as the editor shows it', () => {
 	it('offers the approved resources and operations, no more and no fewer', async () => {
-		expect(Object.keys((await builtViews()).operations).sort()).toEqual(Object.keys(approved.operations).sort());
+		expect(Object.keys((await currentViews()).operations).sort()).toEqual(Object.keys(approved.operations).sort());
 	});
 
 	it('has the approved node settings (names, icon, subtitle, credentials per resource, operation choices)', async () => {
-		expect((await builtViews()).node).toEqual(approved.node);
+		expect((await currentViews()).node).toEqual(approved.node);
 	});
 
 	it.each(Object.keys(approved.operations))('%s shows the approved fields, in order', async (key) => {
-		expect((await builtViews()).operations[key]).toEqual(approved.operations[key]);
+		expect((await currentViews()).operations[key]).toEqual(approved.operations[key]);
 	});
 });
 

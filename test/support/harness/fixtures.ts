@@ -6,7 +6,7 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
-import type { HarnessNodeTypes } from './loader';
+import type { HarnessNodeTypes } from './sourcePackage';
 import { SandboxProbe } from './SandboxProbe.node';
 
 export const INPUT_NODE_TYPE = 'harness.input';

@@ -2,7 +2,7 @@ export { runNode, runWorkflow, getPackage, type RunResult, type WorkflowJson, ty
 export { testCredential, type CredentialTestResult } from './credentialTest';
 export type { StoredCredential } from './credentials';
 export { INPUT_NODE_TYPE, SANDBOX_PROBE_NODE_TYPE } from './fixtures';
-export { PROJECT_ROOT } from './loader';
+export { PROJECT_ROOT, readPackageJson } from './sourcePackage';
 export { runListSearch, type ListSearchCall } from './listSearch';
 export {
 	hostTrigger,

@@ -23,7 +23,7 @@ import {
 	type IWorkflowBase,
 } from 'n8n-workflow';
 import { HarnessCredentialsHelper, type StoredCredential } from './credentials';
-import { loadPackage, type LoadedPackage } from './loader';
+import { loadSourcePackage, type LoadedPackage } from './sourcePackage';
 import { registerFixtureNodes, INPUT_NODE_TYPE } from './fixtures';
 import { buildAdditionalDataForTests } from './additionalData';
 
@@ -54,9 +54,9 @@ export interface RunResult {
 
 let loaded: Promise<LoadedPackage> | undefined;
 
-/** The built package, loaded once per test file. */
+/** The package's source classes (see sourcePackage.ts), loaded once per test file. */
 export function getPackage(): Promise<LoadedPackage> {
-	loaded ??= loadPackage().then((pkg) => {
+	loaded ??= loadSourcePackage().then((pkg) => {
 		registerFixtureNodes(pkg.nodeTypes);
 		return pkg;
 	});

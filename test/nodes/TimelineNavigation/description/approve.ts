@@ -1,9 +1,10 @@
-// Writes the action node's description views (see views.ts) from the built package to
-// approved.json. Run it (`npx tsx test/nodes/TimelineNavigation/description/approve.ts`) only after a deliberate change
-// to what the editor shows; description.test.ts fails on any other difference.
+// Writes the action node's description views (see views.ts) from the node's source to
+// approved.json. Run it (`npx tsx test/nodes/TimelineNavigation/description/approve.ts`) only
+// after a deliberate change to what the editor shows; description.test.ts fails on any other
+// difference.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TimelineNavigation } from '../../../../dist/nodes/TimelineNavigation/TimelineNavigation.node';
+import { TimelineNavigation } from '../../../../nodes/TimelineNavigation/TimelineNavigation.node';
 import { descriptionViews } from './views';
 
 const views = descriptionViews(new TimelineNavigation().description);
