@@ -23,7 +23,7 @@ import { queryN8nDatabase, settledExecutions } from '../../tools/n8n/database';
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData, SESSION_REQUESTS } from '../../tools/n8n/examples';
 import { freePort, startN8n, wireCredentials, type N8nInstance, type StoredCredential } from '../../tools/n8n/instance';
 import { PINNED_WEBHOOK_PATHS, startQueueCluster, type QueueCluster } from '../../tools/n8n/queue';
-import { waitFor } from '../../tools/n8n/processes';
+import { waitFor } from '../../tools/shared/wait';
 import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';
 import { byRole, sandboxCredentials, webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
 import { acrossRestart, atTheSameTime, burst, oneAfterAnother, writeRepeatReport, type RepeatResult, type RepeatTarget } from './repeats';
@@ -281,7 +281,7 @@ describe('repeated deliveries, measured (Ignore Repeated Deliveries on)', () => 
 			const messageId = `msg_after_save_${i}`;
 			expect((await post(directUrl(cluster.webhooks[0], webhookPath), inboundEvent(messageId))).body).toMatchObject({ started: true });
 			const digest = deliveryDigest(`${messageId}|message.inbound|`);
-			await waitFor(`${messageId} in static data`, 30000, async () => (await storedDigests(cluster.main, id)).has(digest));
+			await waitFor(`${messageId} in static data`, async () => (await storedDigests(cluster.main, id)).has(digest), { timeoutMs: 30000 });
 			expect((await post(directUrl(cluster.webhooks[1], webhookPath), inboundEvent(messageId))).body).toMatchObject({ started: false });
 		}
 		expect(await settledExecutions(cluster.main, id)).toHaveLength(5);
@@ -302,7 +302,9 @@ describe('repeated deliveries, measured (Ignore Repeated Deliveries on)', () => 
 					const messageId = `msg_one_more_${i}_${Date.now()}`;
 					expect((await post(directUrl(process, webhookPath), inboundEvent(messageId))).status).toBe(200);
 					const digest = deliveryDigest(`${messageId}|message.inbound|`);
-					await waitFor(`${messageId} in static data`, 30000, async () => (await storedDigests(cluster.main, workflowId)).has(digest));
+					await waitFor(`${messageId} in static data`, async () => (await storedDigests(cluster.main, workflowId)).has(digest), {
+						timeoutMs: 30000,
+					});
 				}
 			},
 		};

@@ -5,6 +5,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 
 import { SandboxClient } from '../sandbox/client';
@@ -16,7 +17,6 @@ import { NODE_UNDER_TEST } from './workflows';
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function median(values: number[]): number {
 	const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);

@@ -13,6 +13,7 @@
  * changes the number of workers once).
  */
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { CREDENTIAL_TYPES, type N8nInstance, type StoredCredential } from '../n8n/instance';
 import { startQueueCluster, type QueueCluster } from '../n8n/queue';
@@ -24,7 +25,6 @@ import {
 	newestExecutionId,
 	messageItems,
 	runWebhook,
-	sleep,
 	type SandboxProcess,
 	type WebhookRun,
 } from './measure';

@@ -24,6 +24,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { CREDENTIAL_TYPES, freePort, startN8n, type N8nInstance, type StoredCredential } from '../n8n/instance';
 import { ARTIFACTS_DIR, N8N_VERSION, NODE_VERSION, ensureRuntime } from '../n8n/runtime';
@@ -36,7 +37,6 @@ import {
 	runN8nSend,
 	runPlainSend,
 	runWebhook,
-	sleep,
 	startSandboxProcess,
 	type SendRun,
 	type SendVariant,

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 
-import { sleep } from './processes';
+import { waitFor } from '../shared/wait';
 import { pgQuery, postgresOf } from './postgres';
 import { N8N_2, runtimeById } from './runtime';
 
@@ -68,22 +68,22 @@ export async function settledExecutions(
 	opts: { settleMs?: number; timeoutMs?: number } = {},
 ): Promise<ExecutionRow[]> {
 	const settleMs = opts.settleMs ?? 2500;
-	const deadline = Date.now() + (opts.timeoutMs ?? 180000);
-	let last = -1;
+	let rows: ExecutionRow[] = [];
 	let stableSince = Date.now();
-	for (;;) {
-		const rows = await executionsOf(n8n, workflowId);
-		const finished = rows.every((r) => !UNFINISHED.has(r.status));
-		if (rows.length !== last || !finished) {
-			last = rows.length;
-			stableSince = Date.now();
-		} else if (Date.now() - stableSince >= settleMs) {
-			return rows;
-		}
-		if (Date.now() > deadline) {
+	return waitFor(
+		() => {
 			const open = rows.filter((r) => UNFINISHED.has(r.status)).map((r) => `${r.id}:${r.status}`);
-			throw new Error(`executions of workflow ${workflowId} did not settle: ${rows.length} so far, unfinished ${open.join(', ') || 'none'}`);
-		}
-		await sleep(250);
-	}
+			return `the executions of workflow ${workflowId} to settle: ${rows.length} so far, unfinished ${open.join(', ') || 'none'}`;
+		},
+		async () => {
+			const last = rows.length;
+			rows = await executionsOf(n8n, workflowId);
+			if (rows.length !== last || rows.some((r) => UNFINISHED.has(r.status))) {
+				stableSince = Date.now();
+				return false;
+			}
+			return Date.now() - stableSince >= settleMs && rows;
+		},
+		{ timeoutMs: opts.timeoutMs ?? 180000, intervalMs: 250 },
+	);
 }

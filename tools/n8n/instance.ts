@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import {
 	ARTIFACTS_DIR,
@@ -28,7 +29,7 @@ import {
 	type Log,
 	type N8nRuntime,
 } from './runtime';
-import { throwIfAborted } from './processes';
+import { waitFor } from '../shared/wait';
 
 export const PACKAGE_NAME: string = JSON.parse(
 	fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8'),
@@ -233,9 +234,8 @@ export async function portIsFree(port: number): Promise<boolean> {
 	});
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A timer that does not keep the process alive (for races against a process exit). */
-const unrefSleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
+const unrefSleep = (ms: number) => sleep(ms, undefined, { ref: false });
 
 /** Whether any live (non-zombie) process is in the process group (Linux /proc). */
 function groupAlive(pgid: number): boolean {
@@ -549,22 +549,22 @@ export async function startN8nProcess(opts: StartN8nOptions = {}): Promise<N8nPr
 
 	try {
 		// Ready: migrations done, server (or a worker's health server) listening.
-		const deadline = Date.now() + (opts.readyTimeoutMs ?? 180000);
-		for (;;) {
-			throwIfAborted(opts.signal, `${label} to start`);
-			if (exited) {
-				throw new Error(`${label} exited during start (${JSON.stringify(exited)}); log tail:\n${readTail()}`);
-			}
-			if (Date.now() > deadline) throw new Error(`${label} not ready in time; log tail:\n${readTail()}`);
-			try {
-				const res = await fetch(readinessUrl(port), { signal: AbortSignal.timeout(2000) });
-				// n8n 1.x reports ready before its REST API is mounted
-				if (res.ok && (role !== 'main' || (await restApiServed(url)))) break;
-			} catch {
-				// not listening yet
-			}
-			await sleep(250);
-		}
+		await waitFor(
+			() => `${label} to start; log tail:\n${readTail()}`,
+			async () => {
+				if (exited) {
+					throw new Error(`${label} exited during start (${JSON.stringify(exited)}); log tail:\n${readTail()}`);
+				}
+				try {
+					const res = await fetch(readinessUrl(port), { signal: AbortSignal.timeout(2000) });
+					// n8n 1.x reports ready before its REST API is mounted
+					return res.ok && (role !== 'main' || (await restApiServed(url)));
+				} catch {
+					return false; // not listening yet
+				}
+			},
+			{ timeoutMs: opts.readyTimeoutMs ?? 180000, intervalMs: 250, signal: opts.signal },
+		);
 		const readyMs = Date.now() - started;
 		log(`[n8n] ${label} ready in ${(readyMs / 1000).toFixed(1)} s (pid ${pid})`);
 		return {

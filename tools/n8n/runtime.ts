@@ -22,6 +22,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 export const RUNTIME_DIR = path.join(PROJECT_ROOT, '.n8n-runtime');
@@ -414,7 +415,7 @@ export async function acquireLock(lockFile: string, log: Log): Promise<() => voi
 				waitingSince = Date.now();
 				log(`[n8n-runtime] another install (pid ${holder.pid}) is running; waiting for it`);
 			}
-			await new Promise((r) => setTimeout(r, 2000));
+			await sleep(2000);
 		}
 	}
 }

@@ -2,6 +2,7 @@
  * Production webhook URLs of an active workflow, read from n8n's own table (`webhook_entity`)
  * (SQLite or PostgreSQL, see database.ts), so tests use exactly the path n8n registered.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { queryN8nDatabase, type N8nDatabaseUser } from './database';
 import type { N8nClient } from './instance';
 
@@ -36,7 +37,7 @@ export async function webhookUrlsOf(n8n: N8nClient, workflowId: string, waitMs =
 	const deadline = Date.now() + waitMs;
 	let rows = (await webhookRows(n8n)).filter((r) => r.workflowId === String(workflowId));
 	while (rows.length === 0 && Date.now() < deadline) {
-		await new Promise((r) => setTimeout(r, 200));
+		await sleep(200);
 		rows = (await webhookRows(n8n)).filter((r) => r.workflowId === String(workflowId));
 	}
 	return rows

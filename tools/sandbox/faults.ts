@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { errorBody, sendJson, sendText } from './http';
 import type { FaultKind, FaultSpec, FaultState } from './types';
 import { isObject, invalid, optionalInteger } from './validate';
@@ -86,10 +87,6 @@ function defaultCode(status: number): string {
 	if (status === 429) return 'rate_limited';
 	if (status === 503) return 'service_unavailable';
 	return 'injected_fault';
-}
-
-export function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
