@@ -1,6 +1,7 @@
 // What the editor shows of the action node, operation by operation, is exactly the approved
-// description (description/approved.json beside this file): every field, option, default and display rule.
-// The node assembles its description from the operation registry, so this catches a field lost,
+// description (description/approved.json beside this file): every field, option, default and
+// display rule; a field several operations show the same way is written there once. The node
+// assembles its description from the operation registry, so this catches a field lost,
 // duplicated or changed by a refactor. After a deliberate change, run
 // `npx tsx test/nodes/TimelineNavigation/description/approve.ts` and review the diff of approved.json.
 import { readFileSync } from 'node:fs';
@@ -9,10 +10,17 @@ import { Workflow, type INode } from 'n8n-workflow';
 import { ChatAppMessagingTrigger } from '../../../nodes/ChatAppMessagingTrigger/ChatAppMessagingTrigger.node';
 import { TimelineNavigation } from '../../../nodes/TimelineNavigation/TimelineNavigation.node';
 import { OPERATIONS } from '../../../nodes/TimelineNavigation/actions/registry';
-import { descriptionViews, type DescriptionViews } from './description/views';
+import {
+	descriptionViews,
+	expandOperations,
+	repeatedFields,
+	type ApprovedDescription,
+	type DescriptionViews,
+} from './description/views';
 import { getPackage } from '../../support/harness';
 
-const approved: DescriptionViews = JSON.parse(readFileSync(join(__dirname, 'description', 'approved.json'), 'utf8'));
+const approved: ApprovedDescription = JSON.parse(readFileSync(join(__dirname, 'description', 'approved.json'), 'utf8'));
+const approvedOperations = expandOperations(approved);
 
 /** The views of the node class's description, as n8n reads it from the class. */
 async function currentViews(): Promise<DescriptionViews> {
@@ -29,7 +37,11 @@ describe('the action node as the editor shows it', () => {
 	});
 
 	it.each(Object.keys(approved.operations))('%s shows the approved fields, in order', async (key) => {
-		expect((await currentViews()).operations[key]).toEqual(approved.operations[key]);
+		expect((await currentViews()).operations[key]).toEqual(approvedOperations[key]);
+	});
+
+	it('is approved with every field written once: each shared field used, none written out again', () => {
+		expect(repeatedFields(approved)).toEqual([]);
 	});
 });
 
