@@ -1,11 +1,11 @@
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 import tseslint from 'typescript-eslint';
-import { loadScanner } from './test/lint/community-scan.mjs';
+import { loadScanner } from './tools/lint/community-scan.mjs';
 
 // The published package (package.json, nodes/, credentials/): the rule set of n8n's own
 // community-package scanner, taken from the scanner itself (its buildScanConfig), limited to
 // the files its source leg scans. `npm run lint` also runs the scanner as n8n does
-// (test/lint/scan-package.mjs); this copy gives the same findings in `eslint .` and editors.
+// (tools/lint/scan-package.mjs); this copy gives the same findings in `eslint .` and editors.
 const { scanner, dispose } = await loadScanner();
 const scanConfig = await scanner.buildScanConfig();
 dispose();
@@ -25,6 +25,9 @@ const newerRules = Object.entries(n8nCommunityNodesPlugin.configs.recommended.ru
 	.filter(([name]) => name.startsWith(SCANNER_NAMESPACE) && !scannerRules.has(name))
 	.map(([name, level]) => [`community-nodes-next/${name.slice(SCANNER_NAMESPACE.length)}`, level]);
 
+/** What is not shipped: the tests and the development tools (sandbox, n8n runtimes, bench, ...). */
+const DEVELOPMENT = ['test/**/*.ts', 'tools/**/*.ts'];
+
 export default [
 	{ ignores: ['node_modules/**', 'dist/**', '.n8n-runtime/**', '.artifacts/**', 'coverage/**'] },
 	...scanConfig.map(onSource),
@@ -33,13 +36,13 @@ export default [
 		plugins: { 'community-nodes-next': n8nCommunityNodesPlugin },
 		rules: Object.fromEntries(newerRules),
 	},
-	// Tests, the sandbox and tooling: ordinary TypeScript rules.
+	// Tests and the development tools: ordinary TypeScript rules.
 	...tseslint.configs.recommended.map((config) => ({
 		...config,
-		files: ['test/**/*.ts'],
+		files: DEVELOPMENT,
 	})),
 	{
-		files: ['test/**/*.ts'],
+		files: DEVELOPMENT,
 		rules: {
 			'@typescript-eslint/no-explicit-any': 'off',
 			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],

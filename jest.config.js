@@ -7,7 +7,7 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
 	},
-	globalSetup: '<rootDir>/test/harness/globalSetup.ts',
-	globalTeardown: '<rootDir>/test/harness/globalTeardown.ts',
+	globalSetup: '<rootDir>/test/support/harness/globalSetup.ts',
+	globalTeardown: '<rootDir>/test/support/harness/globalTeardown.ts',
 	testTimeout: 30000,
 };

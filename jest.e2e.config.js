@@ -1,5 +1,5 @@
 /**
- * End-to-end tests in a real n8n (Node + n8n installed by test/n8n/runtime.ts), one jest project
+ * End-to-end tests in a real n8n (Node + n8n installed by tools/n8n/runtime.ts), one jest project
  * per n8n version: every e2e file on n8n 2.41.1, the core (the package loads as a community
  * package, the credential tests, every example, the webhook loop, the registry install) on
  * n8n 1.123.x as well. `E2E_N8N=1.123 npm run test:e2e` runs one version only.

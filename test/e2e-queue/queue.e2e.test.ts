@@ -1,6 +1,6 @@
 /**
  * This package in n8n's queue mode, end to end: PostgreSQL 17, Redis, the main process, two
- * workers and two webhook processes behind the round-robin balancer (test/n8n/queue.ts), with
+ * workers and two webhook processes behind the round-robin balancer (tools/n8n/queue.ts), with
  * the sandbox standing in for both services. One file, so that the tests can restart
  * processes of the cluster they started; the sections run in order:
  *
@@ -18,14 +18,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { deliveryDigest } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
-import { SandboxClient } from '../sandbox/client';
-import { queryN8nDatabase, settledExecutions } from '../n8n/database';
-import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData, SESSION_REQUESTS } from '../n8n/examples';
-import { freePort, startN8n, wireCredentials, type N8nInstance, type StoredCredential } from '../n8n/instance';
-import { PINNED_WEBHOOK_PATHS, startQueueCluster, type QueueCluster } from '../n8n/queue';
-import { waitFor } from '../n8n/processes';
-import { ARTIFACTS_DIR } from '../n8n/runtime';
-import { byRole, sandboxCredentials, webhookHeadersFor } from '../n8n/sandboxCredentials';
+import { SandboxClient } from '../../tools/sandbox/client';
+import { queryN8nDatabase, settledExecutions } from '../../tools/n8n/database';
+import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData, SESSION_REQUESTS } from '../../tools/n8n/examples';
+import { freePort, startN8n, wireCredentials, type N8nInstance, type StoredCredential } from '../../tools/n8n/instance';
+import { PINNED_WEBHOOK_PATHS, startQueueCluster, type QueueCluster } from '../../tools/n8n/queue';
+import { waitFor } from '../../tools/shared/wait';
+import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';
+import { byRole, sandboxCredentials, webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
 import { acrossRestart, atTheSameTime, burst, oneAfterAnother, writeRepeatReport, type RepeatResult, type RepeatTarget } from './repeats';
 import { directUrl, inboundEvent, nodeOutput, pool, post, publish, runManually, storedDigests, triggerOnlyWorkflow, workerOf } from './support';
 
@@ -43,7 +43,7 @@ const extraLogs: string[] = [];
 
 beforeAll(async () => {
 	fs.rmSync(OUT_DIR, { recursive: true, force: true });
-	const { startSandbox } = await import('../sandbox/server');
+	const { startSandbox } = await import('../../tools/sandbox/server');
 	sandboxServer = await startSandbox({ port: 0 });
 	sandbox = new SandboxClient(sandboxServer.url);
 	seeded = await seedExampleData(sandbox);
@@ -281,7 +281,7 @@ describe('repeated deliveries, measured (Ignore Repeated Deliveries on)', () => 
 			const messageId = `msg_after_save_${i}`;
 			expect((await post(directUrl(cluster.webhooks[0], webhookPath), inboundEvent(messageId))).body).toMatchObject({ started: true });
 			const digest = deliveryDigest(`${messageId}|message.inbound|`);
-			await waitFor(`${messageId} in static data`, 30000, async () => (await storedDigests(cluster.main, id)).has(digest));
+			await waitFor(`${messageId} in static data`, async () => (await storedDigests(cluster.main, id)).has(digest), { timeoutMs: 30000 });
 			expect((await post(directUrl(cluster.webhooks[1], webhookPath), inboundEvent(messageId))).body).toMatchObject({ started: false });
 		}
 		expect(await settledExecutions(cluster.main, id)).toHaveLength(5);
@@ -302,7 +302,9 @@ describe('repeated deliveries, measured (Ignore Repeated Deliveries on)', () => 
 					const messageId = `msg_one_more_${i}_${Date.now()}`;
 					expect((await post(directUrl(process, webhookPath), inboundEvent(messageId))).status).toBe(200);
 					const digest = deliveryDigest(`${messageId}|message.inbound|`);
-					await waitFor(`${messageId} in static data`, 30000, async () => (await storedDigests(cluster.main, workflowId)).has(digest));
+					await waitFor(`${messageId} in static data`, async () => (await storedDigests(cluster.main, workflowId)).has(digest), {
+						timeoutMs: 30000,
+					});
 				}
 			},
 		};

@@ -6,8 +6,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { settledExecutions, type N8nDatabaseUser } from '../n8n/database';
-import type { N8nClient } from '../n8n/instance';
+import { settledExecutions, type N8nDatabaseUser } from '../../tools/n8n/database';
+import type { N8nClient } from '../../tools/n8n/instance';
 import { inboundEvent, pool, post, publish, triggerOnlyWorkflow, type Answer } from './support';
 
 export interface RepeatTarget {

@@ -2,10 +2,10 @@
 import { randomUUID } from 'node:crypto';
 
 import { DIGEST_LENGTH, ENTRY_LENGTH, STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
-import { executionsOf, queryN8nDatabase, type N8nDatabaseUser } from '../n8n/database';
-import { NODE_TYPES, type N8nClient, type N8nProcess, type WorkflowJson } from '../n8n/instance';
-import { waitFor } from '../n8n/processes';
-import { webhookUrlsOf } from '../n8n/webhooks';
+import { executionsOf, queryN8nDatabase, type N8nDatabaseUser } from '../../tools/n8n/database';
+import { NODE_TYPES, type N8nClient, type N8nProcess, type WorkflowJson } from '../../tools/n8n/instance';
+import { waitFor } from '../../tools/shared/wait';
+import { webhookUrlsOf } from '../../tools/n8n/webhooks';
 
 export interface Answer {
 	status: number;
@@ -116,15 +116,23 @@ export async function runManually(n8n: N8nClient & N8nDatabaseUser, workflowId: 
 	const res = await n8n.rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: triggerName } });
 	const executionId = String(res.body?.executionId ?? '');
 	if (!executionId) throw new Error(`no execution started: ${JSON.stringify(res.body).slice(0, 300)}`);
-	await waitFor(`execution ${executionId} to finish`, 120000, async () => {
-		const row = (await executionsOf(n8n, workflowId)).find((r) => r.id === executionId);
-		return row && ['success', 'error', 'crashed', 'canceled'].includes(row.status);
-	});
+	await waitFor(
+		`execution ${executionId} to finish`,
+		async () => {
+			const row = (await executionsOf(n8n, workflowId)).find((r) => r.id === executionId);
+			return row && ['success', 'error', 'crashed', 'canceled'].includes(row.status);
+		},
+		{ timeoutMs: 120000 },
+	);
 	// The public API has the run data once the execution is saved.
-	return waitFor(`execution ${executionId} in the public API`, 30000, async () => {
-		const got = await n8n.api('GET', `/executions/${executionId}?includeData=true`, undefined, { allowError: true });
-		return got.status === 200 && got.body?.data ? got.body : undefined;
-	});
+	return waitFor(
+		`execution ${executionId} in the public API`,
+		async () => {
+			const got = await n8n.api('GET', `/executions/${executionId}?includeData=true`, undefined, { allowError: true });
+			return got.status === 200 && got.body?.data ? got.body : undefined;
+		},
+		{ timeoutMs: 30000 },
+	);
 }
 
-export { nodeOutput } from '../n8n/runData';
+export { nodeOutput } from '../../tools/n8n/runData';

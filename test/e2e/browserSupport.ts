@@ -8,9 +8,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-import { CHROMIUM_ARGS, ensureChromium } from '../n8n/browser';
-import type { N8nConnectionInfo } from '../n8n/instance';
-import { ARTIFACTS_DIR } from '../n8n/runtime';
+import { CHROMIUM_ARGS, ensureChromium } from '../../tools/n8n/browser';
+import type { N8nConnectionInfo } from '../../tools/n8n/instance';
+import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';
 import { n8n } from './support';
 
 export const SHOTS_DIR = path.join(ARTIFACTS_DIR, 'e2e');

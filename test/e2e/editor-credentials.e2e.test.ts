@@ -9,7 +9,7 @@
  * (NodeCredentials.vue), so after switching to the other service's resource the field waits
  * for one pick; see the README's Credentials section.
  */
-import { CREDENTIAL_TYPES, NODE_TYPES, type StoredCredential } from '../n8n/instance';
+import { CREDENTIAL_TYPES, NODE_TYPES, type StoredCredential } from '../../tools/n8n/instance';
 import { creatorItem, newWorkflowWithManualTrigger, openBrowser, searchCreator, signIn, type Editor } from './browserSupport';
 import { env, n8n } from './support';
 

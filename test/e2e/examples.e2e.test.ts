@@ -5,8 +5,8 @@
  * runs a Schedule Trigger workflow once, as "Execute workflow" in the editor does); the two
  * trigger examples are covered through their production webhooks in webhooks.e2e.test.ts.
  */
-import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData, SESSION_REQUESTS } from '../n8n/examples';
-import { NODE_TYPES, wireCredentials, type WorkflowJson } from '../n8n/instance';
+import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData, SESSION_REQUESTS } from '../../tools/n8n/examples';
+import { NODE_TYPES, wireCredentials, type WorkflowJson } from '../../tools/n8n/instance';
 import { cliNodeOutput, creds, n8n, sandbox } from './support';
 
 type Seeded = Awaited<ReturnType<typeof seedExampleData>>;

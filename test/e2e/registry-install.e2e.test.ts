@@ -17,9 +17,10 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-import { e2eRuntime } from '../n8n/e2e';
-import { EXAMPLE_FILES, readExample } from '../n8n/examples';
+import { e2eRuntime } from '../../tools/n8n/e2e';
+import { EXAMPLE_FILES, readExample } from '../../tools/n8n/examples';
 import {
 	NODE_TYPES,
 	PACKAGE_NAME,
@@ -28,13 +29,13 @@ import {
 	startN8n,
 	type N8nInstance,
 	type WorkflowJson,
-} from '../n8n/instance';
-import { startRegistry, type LocalRegistry } from '../n8n/registry';
-import { ARTIFACTS_DIR, PROJECT_ROOT } from '../n8n/runtime';
-import { repack, withVersion } from '../n8n/tarball';
-import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials } from '../n8n/sandboxCredentials';
+} from '../../tools/n8n/instance';
+import { startRegistry, type LocalRegistry } from '../../tools/n8n/registry';
+import { ARTIFACTS_DIR, PROJECT_ROOT } from '../../tools/n8n/runtime';
+import { repack, withVersion } from '../../tools/n8n/tarball';
+import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 import { openBrowser, signIn } from './browserSupport';
-import { env, sandbox } from './support';
+import { env, onceRegistered, sandbox } from './support';
 
 jest.setTimeout(300_000);
 
@@ -129,7 +130,7 @@ async function servedNodeTypes(expected: string[]): Promise<string[]> {
 			// caught while n8n was writing it
 		}
 		if (served.sort().join() === [...expected].sort().join() || Date.now() > deadline) return served.sort();
-		await new Promise((r) => setTimeout(r, 250));
+		await sleep(250);
 	}
 }
 
@@ -177,17 +178,13 @@ function anchorWorkflow(credential: { id: string; name: string }): WorkflowJson 
  */
 async function anchorThroughWebhook(webhookPath: string, waitForRegistration = false) {
 	const description = `registry install check ${randomUUID()}`;
-	const deadline = Date.now() + 10_000;
-	let res: Response;
-	for (;;) {
-		res = await fetch(`${n8n.webhookBaseUrl}/${webhookPath}`, {
+	const call = () =>
+		fetch(`${n8n.webhookBaseUrl}/${webhookPath}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ description }),
 		});
-		if (!waitForRegistration || res.status !== 404 || Date.now() > deadline) break;
-		await new Promise((r) => setTimeout(r, 250));
-	}
+	const res = waitForRegistration ? await onceRegistered(call) : await call();
 	const body = await res.text();
 	const received = (await sandbox.requests({ method: 'POST', path: '/v1/set-anchor' })).filter(
 		(r) => (r.body as { description?: string } | null)?.description === description,

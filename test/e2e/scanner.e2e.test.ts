@@ -1,7 +1,7 @@
 /**
  * n8n's own gate before it verifies a community package, @n8n/scan-community-package, on what
  * this project publishes: its source leg (package.json, nodes/, credentials/) and its tarball
- * leg (the packed JS and package.json), through test/lint/scan-package.mjs as `npm run lint`
+ * leg (the packed JS and package.json), through tools/lint/scan-package.mjs as `npm run lint`
  * runs it. Each leg passes on the real package and fails on a copy with one planted
  * violation, so a scanner that scanned nothing could not pass here.
  */
@@ -10,9 +10,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { packPackage } from '../n8n/instance';
-import { PROJECT_ROOT } from '../n8n/runtime';
-import { repack } from '../n8n/tarball';
+import { packPackage } from '../../tools/n8n/instance';
+import { PROJECT_ROOT } from '../../tools/n8n/runtime';
+import { repack } from '../../tools/n8n/tarball';
 
 jest.setTimeout(180_000);
 

@@ -5,8 +5,8 @@
  * unpublished, no further run starts (the execution count stays the same over a settle period
  * longer than the interval).
  */
-import { EXAMPLE_DATA, EXAMPLE_FILES, readExample, seedExampleData } from '../n8n/examples';
-import { wireCredentials, type WorkflowJson } from '../n8n/instance';
+import { EXAMPLE_DATA, EXAMPLE_FILES, readExample, seedExampleData } from '../../tools/n8n/examples';
+import { wireCredentials, type WorkflowJson } from '../../tools/n8n/instance';
 import { creds, n8n, nodeOutput, sandbox, waitForExecutionsWhere, waitForSettledExecutions } from './support';
 
 const INTERVAL_SECONDS = 2;

@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { EXAMPLE_FILES, readExample, seedExampleData } from '../n8n/examples';
-import { wireCredentials } from '../n8n/instance';
+import { EXAMPLE_FILES, readExample, seedExampleData } from '../../tools/n8n/examples';
+import { wireCredentials } from '../../tools/n8n/instance';
 import { creds, env, n8n, sandbox } from './support';
 
 const wrongTimelineKey = `wrong-timeline-key-${randomBytes(8).toString('hex')}`;

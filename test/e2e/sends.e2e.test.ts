@@ -4,8 +4,8 @@
  * an item with a wrong field fails naming that input field and the item.
  */
 import { randomUUID } from 'node:crypto';
-import { NODE_TYPES, type WorkflowJson } from '../n8n/instance';
-import { env, n8n, sandbox, waitForExecutions } from './support';
+import { NODE_TYPES, type WorkflowJson } from '../../tools/n8n/instance';
+import { env, n8n, onceRegistered, sandbox, waitForExecutions } from './support';
 
 const PATH = `e2e-map-automatically-${randomUUID()}`;
 let workflowId: string;
@@ -50,17 +50,15 @@ function mappedSendTextWorkflow(): WorkflowJson {
 }
 
 async function post(items: object[]): Promise<{ status: number; body: any }> {
-	// The first call right after activation may still 404.
-	for (let attempt = 0; ; attempt++) {
-		const res = await fetch(`${n8n.webhookBaseUrl}/${PATH}`, {
+	const res = await onceRegistered(() =>
+		fetch(`${n8n.webhookBaseUrl}/${PATH}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ items }),
-		});
-		const text = await res.text();
-		if (res.status !== 404 || attempt >= 20) return { status: res.status, body: text ? JSON.parse(text) : undefined };
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
+		}),
+	);
+	const text = await res.text();
+	return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
 const first = '+14155550111';

@@ -1,14 +1,25 @@
 /** Helpers shared by the e2e test files (not a test file itself). */
-import { SandboxClient } from '../sandbox/client';
-import { loadE2eEnv } from '../n8n/e2e';
-import type { N8nClient, StoredCredential } from '../n8n/instance';
+import { SandboxClient } from '../../tools/sandbox/client';
+import { loadE2eEnv } from '../../tools/n8n/e2e';
+import type { N8nClient, StoredCredential } from '../../tools/n8n/instance';
+import { waitFor } from '../../tools/shared/wait';
 
 export const env = loadE2eEnv();
 export const n8n: N8nClient = env.client;
 export const sandbox = new SandboxClient(env.sandbox.url);
 export const creds: StoredCredential[] = Object.values(env.credentials);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A call to a production webhook, repeated while n8n answers 404 (for a moment after an activation). */
+export function onceRegistered(call: () => Promise<Response>, timeoutMs = 10_000): Promise<Response> {
+	return waitFor(
+		'the webhook to be registered (n8n answered 404)',
+		async () => {
+			const response = await call();
+			return response.status !== 404 && response;
+		},
+		{ timeoutMs, intervalMs: 250 },
+	);
+}
 
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 
@@ -19,17 +30,20 @@ export async function waitForExecutionsWhere(
 	done: (list: any[]) => boolean,
 	timeoutMs = 30000,
 ): Promise<any[]> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const list = await n8n.executions(workflowId);
-		if (done(list)) return list;
-		if (Date.now() > deadline) {
-			const counts: Record<string, number> = {};
-			for (const e of list) counts[`${e.mode} ${e.status}`] = (counts[`${e.mode} ${e.status}`] ?? 0) + 1;
-			throw new Error(`workflow ${workflowId}: no ${what} after ${timeoutMs} ms; executions (mode status: count): ${JSON.stringify(counts)}`);
-		}
-		await sleep(250);
-	}
+	let list: any[] = [];
+	const counts = () => {
+		const byModeAndStatus: Record<string, number> = {};
+		for (const e of list) byModeAndStatus[`${e.mode} ${e.status}`] = (byModeAndStatus[`${e.mode} ${e.status}`] ?? 0) + 1;
+		return JSON.stringify(byModeAndStatus);
+	};
+	return waitFor(
+		() => `${what} of workflow ${workflowId}; executions (mode status: count): ${counts()}`,
+		async () => {
+			list = await n8n.executions(workflowId);
+			return done(list) && list;
+		},
+		{ timeoutMs, intervalMs: 250 },
+	);
 }
 
 /** Waits until the workflow has at least `count` executions, all finished (newest first). */
@@ -64,7 +78,7 @@ export async function waitForSettledExecutions(workflowId: string, settleMs: num
 	);
 }
 
-export { nodeOutput } from '../n8n/runData';
+export { nodeOutput } from '../../tools/n8n/runData';
 
 /** The same, from the run data `n8n execute --rawOutput` printed. */
 export function cliNodeOutput(data: any, nodeName: string): any[] {

@@ -6,10 +6,10 @@
  * trigger's repeat memory (workflow static data) across executions.
  */
 import { randomUUID } from 'node:crypto';
-import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData } from '../n8n/examples';
-import { NODE_TYPES } from '../n8n/instance';
-import { webhookHeadersFor } from '../n8n/sandboxCredentials';
-import { webhookUrlsOf } from '../n8n/webhooks';
+import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData } from '../../tools/n8n/examples';
+import { NODE_TYPES } from '../../tools/n8n/instance';
+import { webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
+import { webhookUrlsOf } from '../../tools/n8n/webhooks';
 import { creds, env, n8n, nodeOutput, sandbox, settledCount, waitForExecutions } from './support';
 
 const customer = EXAMPLE_DATA.customerPhone;

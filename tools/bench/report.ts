@@ -1,0 +1,317 @@
+/** The bench's result shape and its two renderings: a console table and results.md. */
+import type { QueueBenchResult } from './queue';
+
+export interface Row {
+	key: string;
+	label: string;
+	inFlight: string;
+	itemsPerSecond: number;
+	/** Items/s as a share of the ceiling's and of the plain keep-alive loop's. */
+	overCeiling: number;
+	overPlain: number;
+	min: number;
+	max: number;
+	/** Median node execution time (n8n variants) or loop wall time (plain loop), ms. */
+	ms: number;
+	executionMs?: number;
+	peakMemoryMb?: number;
+	peakMainMb?: number;
+	/** n8n's main process: exact peak during a run (VmHWM), median of rounds, MB. */
+	medianPeakMainMb?: number;
+	/** The same peak minus the process's RSS when the run started, median of rounds, MB. */
+	medianGrowthMainMb?: number;
+	allValid: boolean;
+	problems: string[];
+	runs: unknown[];
+}
+
+export interface SendResult {
+	title: string;
+	items: number;
+	/** The row on the operation's fastest documented path. */
+	fastKey: string;
+	rows: Row[];
+	ratios: {
+		nodeOverHttp: number;
+		nodeOverFastestHttp: number;
+		nodeAllOverHttp: number;
+		nodeOverPlain: number;
+		nodeOverCeiling: number;
+		fastOverCeiling: number;
+		ceilingOverPlain: number;
+		plainNewOverPlain: number;
+		/** n8n's peak memory with this node (defaults) / with the HTTP Request node (defaults). */
+		peakNodeOverHttp: number;
+		/** The same for the rise of that peak over the process's size when the run started. */
+		riseNodeOverHttp: number;
+	};
+}
+
+export interface WebhookRow {
+	key: string;
+	label: string;
+	/** The n8n it ran in: default settings, or N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true. */
+	settings: 'defaults' | 'lazy';
+	acceptedPerSecond: number;
+	min: number;
+	max: number;
+	p50Ms: number;
+	p99Ms: number;
+	processedPerSecond: number;
+	executionsSucceeded: number[];
+	nothingLost: boolean;
+	peakMemoryMb: number;
+	peakMainMb: number;
+	/** Triggers: bytes of the workflow's static data after every round. */
+	staticDataBytes?: number;
+	runs: unknown[];
+}
+
+export interface BenchResults {
+	date: string;
+	machine: {
+		nproc: number;
+		memoryGiB: number;
+		cpuModel: string;
+		os: string;
+		loadAverageAtStart: number[];
+		benchNode: string;
+		n8nNode: string;
+		n8nVersion: string;
+	};
+	config: {
+		items: number;
+		deliveries: number;
+		rounds: number;
+		concurrency: number;
+		webhookConcurrency: number;
+		recipients: number;
+		expressionEngine: string;
+		nodeVersions: { action: number; trigger: number };
+	};
+	sends: Record<string, SendResult>;
+	webhooks?: {
+		deliveries: number;
+		concurrency: number;
+		rows: WebhookRow[];
+		ratios: {
+			triggerOverWebhook: number;
+			triggerLazyOverWebhookLazy: number;
+			triggerV1OverWebhook: number;
+			triggerNoDedupeOverWebhook: number;
+		};
+	};
+	sandbox?: Record<string, { requestsPerSecond: number; p50Ms: number; p99Ms: number; allOk: boolean }>;
+	queue?: QueueBenchResult;
+	targets: Array<{ name: string; value: number; met: boolean }>;
+	notes: string[];
+	durationSeconds?: number;
+}
+
+const n0 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : Math.round(x).toLocaleString('en-US'));
+const n1 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(1));
+const n2 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(2));
+
+export function machineLine(r: BenchResults): string {
+	const m = r.machine;
+	return (
+		`${m.nproc} cores (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.os}; n8n ${m.n8nVersion} on Node ${m.n8nNode}, ` +
+		`bench and sandbox on Node ${m.benchNode}; ${r.date.slice(0, 16).replace('T', ' ')} UTC; ` +
+		`load average at start ${m.loadAverageAtStart.join(' ')}`
+	);
+}
+
+function mdTable(header: string[], rows: string[][], align?: string[]): string {
+	const sep = header.map((_, i) => align?.[i] ?? '---');
+	return [header, sep, ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+function sendTable(s: SendResult): string {
+	return mdTable(
+		['Variant', 'In flight', 'Items/s (median)', 'Range', '÷ ceiling', '÷ plain loop', 'n8n main peak, MB (rise)', 'Checked'],
+		s.rows.map((r) => [
+			r.key === s.fastKey ? `**${r.label}**` : r.label,
+			r.inFlight,
+			`**${n0(r.itemsPerSecond)}**`,
+			`${n0(r.min)}–${n0(r.max)}`,
+			n2(r.overCeiling),
+			n2(r.overPlain),
+			r.medianPeakMainMb === undefined ? '–' : `${n0(r.medianPeakMainMb)} (+${n0(r.medianGrowthMainMb)})`,
+			r.allValid ? 'all sent once, 200' : `**${r.problems.join('; ')}**`,
+		]),
+		['---', '---', '---:', '---:', '---:', '---:', '---:', '---'],
+	);
+}
+
+const SETTINGS_LABEL = { defaults: "n8n's defaults", lazy: 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true' } as const;
+
+function webhookTable(w: NonNullable<BenchResults['webhooks']>): string {
+	return mdTable(
+		['Receiver', 'n8n settings', 'Processed/s (median)', 'Range', 'Accepted/s', 'p50, ms', 'p99, ms', 'Succeeded executions per round', 'n8n peak RSS, MB', 'Static data after the run'],
+		w.rows.map((r) => [
+			r.label,
+			SETTINGS_LABEL[r.settings],
+			`**${n0(r.processedPerSecond)}**`,
+			`${n0(r.min)}–${n0(r.max)}`,
+			n0(r.acceptedPerSecond),
+			n1(r.p50Ms),
+			n1(r.p99Ms),
+			`${r.executionsSucceeded.join(', ')} of ${w.deliveries}${r.nothingLost ? '' : ' **(lost or failed)**'}`,
+			`${r.peakMemoryMb} (main ${r.peakMainMb})`,
+			r.staticDataBytes === undefined ? '–' : `${n0(r.staticDataBytes / 1024)} KiB`,
+		]),
+		['---', '---', '---:', '---:', '---:', '---:', '---:', '---', '---:', '---:'],
+	);
+}
+
+function queueTable(q: QueueBenchResult): string {
+	return mdTable(
+		['n8n set-up', 'Deliveries accepted/s', 'Deliveries/s (replied)', 'Items/s', 'vs single mode (deliveries, items)', 'Checked'],
+		q.rows.map((row, i) => [
+			row.setup,
+			n1(row.acceptedPerSecond),
+			`**${n1(row.deliveriesPerSecond)}**`,
+			`**${n0(row.itemsPerSecond)}**`,
+			i === 0 ? '1.00, 1.00' : `${n2(q.ratios[row.setup]?.deliveries)}, ${n2(q.ratios[row.setup]?.items)}`,
+			row.allValid ? 'every delivery replied once; every item sent once, 200' : `**${row.problems.join('; ')}**`,
+		]),
+		['---', '---:', '---:', '---:', '---:', '---'],
+	);
+}
+
+export function renderMarkdown(r: BenchResults): string {
+	const out: string[] = [];
+	out.push('# Benchmark: this package vs the ceiling, n8n\'s HTTP Request and Webhook nodes', '');
+	out.push(`Machine: ${machineLine(r)}.`, '');
+	out.push(
+		`Settings: ${r.config.items} items per send execution, ${r.config.deliveries} webhook deliveries at ` +
+			`${r.config.webhookConcurrency} in flight, ${r.config.rounds} rounds (variants alternate, order rotated ` +
+			`each round; medians shown, range = slowest–fastest round), ${r.config.recipients} recipients with an open window; ` +
+			`n8n expression engine: ${r.config.expressionEngine}.` +
+			(r.durationSeconds ? ` Whole run: ${r.durationSeconds} s.` : ''),
+		'',
+	);
+	out.push('## Targets', '');
+	out.push(mdTable(['Target', 'Measured', 'Met'], r.targets.map((t) => [t.name, n2(t.value), t.met ? 'yes' : '**no**'])), '');
+	for (const s of Object.values(r.sends)) {
+		out.push(`## Sends: ${s.title}, ${s.items.toLocaleString('en-US')} items in one execution`, '');
+		out.push(sendTable(s), '');
+		out.push(
+			`Ratios: fastest documented path / ceiling = **${n2(s.ratios.fastOverCeiling)}**; this node (defaults) / ceiling = ${n2(s.ratios.nodeOverCeiling)}; ` +
+				`this node (defaults) / HTTP Request (defaults) = **${n2(s.ratios.nodeOverHttp)}**` +
+				(s.ratios.nodeOverFastestHttp !== s.ratios.nodeOverHttp ? `, / HTTP Request with its faster body mode = **${n2(s.ratios.nodeOverFastestHttp)}**` : '') +
+				`; both all at once = ${n2(s.ratios.nodeAllOverHttp)}; ceiling / plain loop = ${n2(s.ratios.ceilingOverPlain)}; ` +
+				`plain loop with a new connection per request / keep-alive = ${n2(s.ratios.plainNewOverPlain)}; ` +
+				`n8n's main-process peak with this node / with the HTTP Request node = ${n2(s.ratios.peakNodeOverHttp)}, its rise during the run ${n2(s.ratios.riseNodeOverHttp)}.`,
+			'',
+		);
+	}
+	if (r.webhooks) {
+		out.push(`## Webhooks: ${r.webhooks.deliveries.toLocaleString('en-US')} deliveries, ${r.webhooks.concurrency} in flight, no auth, both answer at once`, '');
+		out.push(webhookTable(r.webhooks), '');
+		const wr = r.webhooks.ratios;
+		out.push(
+			`Ratios of deliveries processed per second, this trigger / Webhook node in the same n8n: n8n's defaults **${n2(wr.triggerOverWebhook)}**; ` +
+				`N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true **${n2(wr.triggerLazyOverWebhookLazy)}**` +
+				(Number.isFinite(wr.triggerV1OverWebhook) ? `; the trigger at version 1 (saved workflows), n8n's defaults ${n2(wr.triggerV1OverWebhook)}` : '') +
+				(Number.isFinite(wr.triggerNoDedupeOverWebhook) ? `; with Ignore Repeated Deliveries off ${n2(wr.triggerNoDedupeOverWebhook)}` : '') +
+				'.',
+			'',
+		);
+	}
+	if (r.queue) {
+		const q = r.queue.config;
+		out.push(
+			`## Queue mode: ${q.deliveries} deliveries at ${q.concurrency} in flight (each replied to with one Send Text), ` +
+				`${q.items.toLocaleString('en-US')} items in ${q.parallel} executions started together`,
+			'',
+		);
+		out.push(queueTable(r.queue), '');
+		out.push(
+			`Queue mode: PostgreSQL 17, Redis, main, 2 webhook processes behind the balancer, workers at concurrency 10 (cluster started in ${r.queue.clusterStartSeconds} s). ` +
+				'Deliveries/s = deliveries / (first request → last execution stopped); items/s likewise over all the item executions.',
+			'',
+		);
+	}
+	if (r.sandbox) {
+		out.push('## The sandbox alone (plain keep-alive client, no n8n)', '');
+		out.push(
+			mdTable(
+				['Request @ in flight', 'Requests/s (median)', 'p50, ms', 'p99, ms'],
+				Object.entries(r.sandbox).map(([k, v]) => [k, `**${n0(v.requestsPerSecond)}**`, n1(v.p50Ms), n1(v.p99Ms)]),
+				['---', '---:', '---:', '---:'],
+			),
+			'',
+		);
+	}
+	out.push('## How to read it', '');
+	out.push(
+		'- **Items/s** for an n8n variant = items / the node\'s own execution time as n8n records it (`runData[node].executionTime`), so the webhook that starts the run and the Split Out node that makes the items are not counted. "Execution, ms" is the whole execution (`startedAt` → `stoppedAt`). For the plain loop it is items / wall time.',
+		'- **In flight**: this node sends at most *Concurrency* (Request Options, default 10) requests at a time. n8n\'s HTTP Request node has no such limit: it starts every item\'s request at once (its Batching option only spaces out the *starts*). So the like-for-like pairs are: this node at its default vs the plain loop at the same 10 in flight (a/c), and this node with Concurrency = all items vs the HTTP Request node (both unbounded). The headline a/b compares both nodes at their defaults, as a user gets them.',
+		'- **HTTP Request body**: shown with its default body mode ("Using Fields Below": `to` and `text` as two expressions, as this node has them) and with the whole body as one JSON expression (one expression per item instead of two). The target uses whichever is faster.',
+		'- **Checked**: every run is verified: the execution succeeded with one output item per input item, and the sandbox received exactly one request per item, each answered 200.',
+		'- **Webhooks**: processed/s = deliveries / (first request sent → last execution stopped), the throughput compared (a receiver that answers before n8n starts its execution accepts faster than it processes). Accepted/s and latency are measured by the sender (keep-alive, fixed number in flight). Every delivery carries a distinct `message_id`. Afterwards the executions are counted through n8n\'s public API: "nothing lost" means every delivery was answered 2xx and there is exactly one successful execution per delivery.',
+		'- **Ceiling**: a minimal node (tools/bench/ceiling, never published) that reads its parameters and credential once per execution and makes one authenticated request per item (`httpRequestWithAuthentication`, a credential whose `authenticate` is a function), at the same concurrency: the fastest any community node can be inside this n8n. **÷ ceiling** and **÷ plain loop** are each row\'s items/s over the ceiling\'s and over the keep-alive plain loop\'s.',
+		'- **Memory** (sends): n8n\'s main process, its exact peak during each run (VmHWM, reset when the run starts) as the median over rounds, and in brackets how far it rose above its size at the start of the run. The memory target compares that rise: the peak itself mostly carries what the runs before left in the process (its heap is not given back), which the rotating order spreads unevenly over three rounds. Webhooks: peak VmRSS of the main process plus its task-runner child, sampled every 100 ms (max over rounds). Static data: what n8n stores for the trigger\'s workflow after every round.',
+		'- The machine is shared and has few cores: n8n, the sandbox and the load generator compete for them, so absolute figures vary between runs; ratios from the same run are the meaningful part.',
+		'',
+	);
+	if (r.notes.length) out.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
+	return out.join('\n');
+}
+
+/** The console version: the same tables, compact. */
+export function renderTable(r: BenchResults): string {
+	const lines: string[] = [];
+	const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+	const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
+	lines.push('', `Machine: ${machineLine(r)}`);
+	for (const s of Object.values(r.sends)) {
+		lines.push('', `${s.title}: ${s.items} items, medians of ${r.config.rounds} rounds`);
+		const lw = Math.max(7, ...s.rows.map((row) => row.label.length));
+		const fw = Math.max(9, ...s.rows.map((row) => row.inFlight.length));
+		lines.push(`  ${pad('variant', lw)}  ${pad('in flight', fw)} ${lpad('items/s', 9)} ${lpad('/ceiling', 9)} ${lpad('/plain', 7)} ${lpad('peak MB', 8)} ${lpad('rise', 5)}  check`);
+		for (const row of s.rows) {
+			lines.push(
+				`  ${pad(row.label, lw)}  ${pad(row.inFlight, fw)} ${lpad(n0(row.itemsPerSecond), 9)} ${lpad(n2(row.overCeiling), 9)} ${lpad(n2(row.overPlain), 7)} ${lpad(n0(row.medianPeakMainMb), 8)} ${lpad(n0(row.medianGrowthMainMb), 5)}  ${row.allValid ? 'ok' : 'INVALID'}`,
+			);
+		}
+		lines.push(
+			`  fastest path/ceiling ${n2(s.ratios.fastOverCeiling)}   node/HTTP (defaults) ${n2(s.ratios.nodeOverHttp)}` +
+				(s.ratios.nodeOverFastestHttp !== s.ratios.nodeOverHttp ? `   vs HTTP's faster body mode ${n2(s.ratios.nodeOverFastestHttp)}` : '') +
+				`   ceiling/plain ${n2(s.ratios.ceilingOverPlain)}   plain new connections/keep-alive ${n2(s.ratios.plainNewOverPlain)}   memory node/HTTP: peak ${n2(s.ratios.peakNodeOverHttp)}, rise ${n2(s.ratios.riseNodeOverHttp)}`,
+		);
+	}
+	if (r.webhooks) {
+		const w = r.webhooks;
+		lines.push('', `Webhooks: ${w.deliveries} deliveries, ${w.concurrency} in flight, medians of ${r.config.rounds} rounds`);
+		const rw = Math.max(8, ...w.rows.map((row) => row.label.length));
+		lines.push(`  ${pad('receiver', rw)} ${lpad('processed/s', 11)} ${lpad('accepted/s', 10)} ${lpad('p50 ms', 7)} ${lpad('p99 ms', 7)} ${lpad('peak MB', 8)} ${lpad('static', 8)}  executions`);
+		for (const row of w.rows) {
+			lines.push(
+				`  ${pad(row.label, rw)} ${lpad(n0(row.processedPerSecond), 11)} ${lpad(n0(row.acceptedPerSecond), 10)} ${lpad(n1(row.p50Ms), 7)} ${lpad(n1(row.p99Ms), 7)} ${lpad(String(row.peakMemoryMb), 8)} ${lpad(row.staticDataBytes === undefined ? '–' : `${n0(row.staticDataBytes / 1024)}K`, 8)}  ${row.executionsSucceeded.join('/')} ok${row.nothingLost ? '' : ' LOST'}`,
+			);
+		}
+		lines.push(
+			`  trigger/Webhook node, processed/s: defaults ${n2(w.ratios.triggerOverWebhook)}   lazy acquire ${n2(w.ratios.triggerLazyOverWebhookLazy)}` +
+				(Number.isFinite(w.ratios.triggerV1OverWebhook) ? `   version 1 ${n2(w.ratios.triggerV1OverWebhook)}` : '') +
+				(Number.isFinite(w.ratios.triggerNoDedupeOverWebhook) ? `   without de-duplication ${n2(w.ratios.triggerNoDedupeOverWebhook)}` : ''),
+		);
+	}
+	if (r.queue) {
+		const q = r.queue;
+		lines.push('', `Queue mode vs single mode: ${q.config.deliveries} replied deliveries at ${q.config.concurrency} in flight; ${q.config.items} items in ${q.config.parallel} executions`);
+		lines.push(`  ${pad('set-up', 24)} ${lpad('accepted/s', 10)} ${lpad('deliveries/s', 12)} ${lpad('items/s', 8)}  check`);
+		for (const row of q.rows) {
+			lines.push(`  ${pad(row.setup, 24)} ${lpad(n1(row.acceptedPerSecond), 10)} ${lpad(n1(row.deliveriesPerSecond), 12)} ${lpad(n0(row.itemsPerSecond), 8)}  ${row.allValid ? 'ok' : 'INVALID'}`);
+		}
+	}
+	if (r.sandbox) {
+		lines.push('', 'Sandbox alone (plain client):');
+		for (const [k, v] of Object.entries(r.sandbox)) lines.push(`  ${pad(k, 24)} ${lpad(n0(v.requestsPerSecond), 7)} req/s  p50 ${n1(v.p50Ms)} ms  p99 ${n1(v.p99Ms)} ms`);
+	}
+	lines.push('', 'Targets:');
+	for (const t of r.targets) lines.push(`  ${t.met ? 'met    ' : 'MISSED '} ${t.name}: ${n2(t.value)}`);
+	lines.push('');
+	return lines.join('\n');
+}

@@ -1,0 +1,73 @@
+/**
+ * A workflow in which n8n's AI Agent uses this package's node as a tool: Manual Trigger →
+ * AI Agent, with an OpenAI Chat Model (its credential's Base URL pointed at the scripted model
+ * server of tools/model-server/) and one node of this package in tool form, whose fields are
+ * filled by the model through `$fromAI(...)`. Run it with `n8n execute`.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { SCRIPTED_MODEL } from '../model-server/server';
+import { NODE_TYPES, type StoredCredential, type WorkflowJson } from './instance';
+
+/** The action node as n8n offers it to an AI Agent (`usableAsTool` adds the `Tool` type). */
+export const TOOL_NODE_TYPE = `${NODE_TYPES.action}Tool`;
+export const AGENT_NODE = 'AI Agent';
+export const AGENT_NODE_TYPE = '@n8n/n8n-nodes-langchain.agent';
+export const CHAT_MODEL_NODE_TYPE = '@n8n/n8n-nodes-langchain.lmChatOpenAi';
+
+export interface AgentToolSpec {
+	/** The node's name: n8n derives the tool name from it (`Send Event Alert` → `Send_Event_Alert`). */
+	name: string;
+	/** The node's parameters (resource, operation, fields with `$fromAI(...)`). */
+	parameters: Record<string, unknown>;
+	/** The package credential the operation needs. */
+	credential: StoredCredential;
+}
+
+/** `{{ $fromAI(key, description, type) }}` as the expression of a field. */
+export function fromAI(key: string, description: string, type: 'string' | 'number' | 'boolean' | 'json'): string {
+	if (/[{}'\\]/.test(description)) throw new Error(`keep braces, quotes and backslashes out of $fromAI descriptions: ${description}`);
+	return `={{ $fromAI('${key}', '${description}', '${type}') }}`;
+}
+
+export function agentWorkflow(options: {
+	name: string;
+	prompt: string;
+	tool: AgentToolSpec;
+	openAiCredential: StoredCredential;
+}): WorkflowJson {
+	const { tool } = options;
+	const node = (name: string, type: string, typeVersion: number, position: [number, number], rest: object) => ({
+		id: randomUUID(),
+		name,
+		type,
+		typeVersion,
+		position,
+		...rest,
+	});
+	const ref = (c: StoredCredential) => ({ [c.type]: { id: c.id, name: c.name } });
+	return {
+		name: options.name,
+		nodes: [
+			node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0], { parameters: {} }),
+			node(AGENT_NODE, AGENT_NODE_TYPE, 3.1, [240, 0], {
+				parameters: { promptType: 'define', text: options.prompt, options: {} },
+			}),
+			node('Chat Model', CHAT_MODEL_NODE_TYPE, 1.3, [160, 240], {
+				// Chat Completions (POST /v1/chat/completions), which OpenAI-compatible servers share.
+				parameters: { model: { __rl: true, mode: 'id', value: SCRIPTED_MODEL }, responsesApiEnabled: false, options: {} },
+				credentials: ref(options.openAiCredential),
+			}),
+			node(tool.name, TOOL_NODE_TYPE, 1, [400, 240], {
+				parameters: tool.parameters,
+				credentials: ref(tool.credential),
+			}),
+		],
+		connections: {
+			Start: { main: [[{ node: AGENT_NODE, type: 'main', index: 0 }]] },
+			'Chat Model': { ai_languageModel: [[{ node: AGENT_NODE, type: 'ai_languageModel', index: 0 }]] },
+			[tool.name]: { ai_tool: [[{ node: AGENT_NODE, type: 'ai_tool', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
