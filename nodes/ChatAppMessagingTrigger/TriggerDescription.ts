@@ -1,5 +1,4 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { MAX_REMEMBERED } from './deliveryMemory';
 
 const EVENT_OPTIONS = [
 	{
@@ -21,7 +20,7 @@ export const triggerSubtitle = `={{ "On " + [].concat($parameter["events"]).map(
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'The messaging service has no API for its webhook: copy this node\'s Production URL (under "Webhook URLs" above) and paste it as the account webhook URL in the messaging dashboard, then publish this workflow. One URL receives every event of the account.',
+			'Paste this node\'s URL (under "Webhook URLs" above) as the account\'s webhook URL in the messaging dashboard: the Test URL while you click "Execute workflow" to listen for a test event, then the Production URL once the workflow is published.',
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -70,7 +69,8 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'ignoreRepeatedDeliveries',
 		type: 'boolean',
 		default: true,
-		description: `Whether to start the workflow only once for the same message ID, event type and status: the service may deliver an event more than once. The last ${MAX_REMEMBERED.toLocaleString('en-US')} events of the past 48 hours are remembered, in the n8n process and in the workflow's static data. Caught: every repeat that reaches the n8n process that took the first copy, and repeats after n8n restarts. In queue mode with several webhook processes, copies that reach two processes at about the same time can both start the workflow (measured with 2 processes: 8–10 of 10 events sent twice at once, 43–49 of 50 at 10 in flight), and right after a burst a process's last events can be missing from static data until its next call (5–7 of 50 started again after a restart). Pin this trigger's URL to one webhook process at the load balancer (for example nginx "hash $request_uri consistent") to catch every repeat while n8n runs, or make the workflow's first step idempotent. See the README, Scale-out.`,
+		description:
+			'Whether to start the workflow only once when the service delivers the same event (message ID, event type and status) again. In queue mode with several webhook processes, pin this trigger\'s URL to one of them at the load balancer to catch every repeat: see <a href="https://github.com/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation/blob/main/docs/scale-out.md">Scale-out</a>.',
 	},
 	{
 		displayName: 'Options',
