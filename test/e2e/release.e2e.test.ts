@@ -83,6 +83,8 @@ function prepareClone(): void {
 function runRelease(): Promise<{ code: number | null; output: string }> {
 	const childEnv: NodeJS.ProcessEnv = {};
 	for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) childEnv[k] = v;
+	// jest's NODE_ENV=test makes n8n's eslint plugin (in the release's lint) check its own test fixtures' names
+	delete childEnv.NODE_ENV;
 	Object.assign(childEnv, {
 		npm_config_registry: 'http://127.0.0.1:9/', // the discard port: nothing listens there
 		npm_config_update_notifier: 'false',
