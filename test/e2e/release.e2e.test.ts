@@ -20,16 +20,7 @@ import { NODE_TYPES, PACKAGE_NAME, packPackage, type N8nInstance } from '../n8n/
 import { startRegistry, type LocalRegistry } from '../n8n/registry';
 import { ARTIFACTS_DIR, PROJECT_ROOT } from '../n8n/runtime';
 import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials } from '../n8n/sandboxCredentials';
-import {
-	anchorThroughWebhook,
-	anchorWorkflow,
-	installedManifest,
-	saveAndActivate,
-	servedNodeTypes,
-	setCustomRegistryFeature,
-	startN8nWithRegistry,
-	type InstalledPackage,
-} from './communityNodes';
+import * as community from './communityNodes';
 import { env } from './support';
 
 jest.setTimeout(300_000);
@@ -49,6 +40,7 @@ const SUBJECTS = [`Release test: the first change after v${PREVIOUS}`, 'Release 
 let scratch: string;
 let clone: string;
 let changelogBefore: string;
+let tagsBefore: string[];
 let release: { code: number | null; output: string };
 let registry: LocalRegistry;
 let n8nStarting: Promise<N8nInstance> | undefined;
@@ -74,11 +66,13 @@ function prepareClone(): void {
 		git(['commit', '--quiet', '--all', '--message', subject]);
 	}
 	changelogBefore = fs.readFileSync(path.join(clone, 'CHANGELOG.md'), 'utf8');
+	tagsBefore = git(['tag', '--list']).split('\n');
 }
 
 /**
- * `npm run release -- patch --ci` in the clone, with npm's registry set to a closed local port:
- * a release that tried to reach a registry (to publish, or to check an account) would fail.
+ * `npm run release -- patch --ci` in the clone (`--verbose`: the output shows every command it
+ * runs), with npm's registry set to a closed local port: a release that tried to reach a
+ * registry (to publish, or to check an account) would fail.
  */
 function runRelease(): Promise<{ code: number | null; output: string }> {
 	const childEnv: NodeJS.ProcessEnv = {};
@@ -90,7 +84,7 @@ function runRelease(): Promise<{ code: number | null; output: string }> {
 		npm_config_update_notifier: 'false',
 		GIT_TERMINAL_PROMPT: '0',
 	});
-	const child = spawn('npm', ['run', 'release', '--', 'patch', '--ci'], { cwd: clone, env: childEnv });
+	const child = spawn('npm', ['run', 'release', '--', 'patch', '--ci', '--verbose'], { cwd: clone, env: childEnv });
 	let output = '';
 	child.stdout.on('data', (d) => (output += d));
 	child.stderr.on('data', (d) => (output += d));
@@ -118,7 +112,7 @@ beforeAll(async () => {
 	prepareClone();
 	registry = await startRegistry({ log });
 	// n8n starts while the release runs (both take about a minute)
-	n8nStarting = startN8nWithRegistry({ runtime, registry, logName: 'release', log });
+	n8nStarting = community.startN8nWithRegistry({ runtime, registry, logName: 'release', log });
 	release = await runRelease();
 	n8n = await n8nStarting;
 }, 600_000);
@@ -143,7 +137,7 @@ describe(`npm run release on a clean clone, then install through Community Nodes
 		// an annotated tag on the release commit
 		expect(git(['cat-file', '-t', `v${NEXT}`])).toBe('tag');
 		expect(git(['rev-parse', `v${NEXT}^{commit}`])).toBe(git(['rev-parse', 'HEAD']));
-		expect(git(['tag', '--list', 'v*']).split('\n').sort()).toEqual([`v${NEXT}`, `v${PREVIOUS}`].sort());
+		expect(git(['tag', '--list']).split('\n').sort()).toEqual([...tagsBefore, `v${NEXT}`].sort());
 
 		// the release ran the build and lint first, and did not publish
 		expect(release.output).toMatch(/npm run build && npm run lint/);
@@ -168,26 +162,26 @@ describe(`npm run release on a clean clone, then install through Community Nodes
 		registry.publish(tarball);
 		expect(await registry.versions(PACKAGE_NAME)).toEqual([NEXT]);
 
-		await setCustomRegistryFeature(n8n, true);
-		const installed: InstalledPackage = (await n8n.rest('POST', '/community-packages', { name: PACKAGE_NAME, verify: false })).body;
-		expect(installed).toEqual(
+		await community.setCustomRegistryFeature(n8n, true);
+		const install = await n8n.rest<community.InstalledPackage>('POST', '/community-packages', { name: PACKAGE_NAME, verify: false });
+		expect(install.body).toEqual(
 			expect.objectContaining({
 				packageName: PACKAGE_NAME,
 				installedVersion: NEXT,
 				installedNodes: expect.arrayContaining(Object.values(NODE_TYPES).map((type) => expect.objectContaining({ type }))),
 			}),
 		);
-		expect(installedManifest(n8n)?.version).toBe(NEXT);
-		expect(await servedNodeTypes(n8n, Object.values(NODE_TYPES))).toEqual(Object.values(NODE_TYPES).sort());
+		expect(community.installedManifest(n8n)?.version).toBe(NEXT);
+		expect(await community.servedNodeTypes(n8n, Object.values(NODE_TYPES))).toEqual(Object.values(NODE_TYPES).sort());
 	});
 
 	test(`a workflow with the installed ${NEXT} node reaches the sandbox`, async () => {
 		const [credential] = await n8n.importCredentials(
 			sandboxCredentials(env.sandbox).filter((c) => c.name === SANDBOX_CREDENTIAL_NAMES.timeline),
 		);
-		const webhookPath = await saveAndActivate(n8n, anchorWorkflow(`Release ${NEXT}: anchor from a webhook`, credential));
+		const webhookPath = await community.saveAndActivate(n8n, community.anchorWorkflow(`Release ${NEXT}: anchor from a webhook`, credential));
 
-		const run = await anchorThroughWebhook(n8n, webhookPath, true);
+		const run = await community.anchorThroughWebhook(n8n, webhookPath, true);
 		expect(run.status).toBe(200);
 		expect(JSON.parse(run.body).anchor_id).toMatch(/^anc_/);
 		expect(run.received).toHaveLength(1);
