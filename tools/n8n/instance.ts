@@ -303,14 +303,14 @@ function killLeftover(userFolder: string, log: Log): boolean {
 	return true;
 }
 
-/** Packs the built project (`npm pack`) into `destDir`; returns the tarball path. */
-export function packPackage(destDir: string): string {
-	if (!fs.existsSync(path.join(PROJECT_ROOT, 'dist'))) {
+/** Packs the built project (or another checkout of it, `root`) into `destDir`; returns the tarball path. */
+export function packPackage(destDir: string, root = PROJECT_ROOT): string {
+	if (!fs.existsSync(path.join(root, 'dist'))) {
 		throw new Error('dist/ is missing: run `npm run build` first');
 	}
 	fs.mkdirSync(destDir, { recursive: true });
 	const res = spawnSync('npm', ['pack', '--json', '--pack-destination', destDir, '--loglevel=error'], {
-		cwd: PROJECT_ROOT,
+		cwd: root,
 		encoding: 'utf8',
 		env: runtimeEnvForProjectNpm(),
 	});

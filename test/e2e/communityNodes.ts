@@ -1,0 +1,156 @@
+/**
+ * Settings → Community Nodes against a local registry, as the e2e files that install the package
+ * the way users do drive it (registry-install.e2e.test.ts, release.e2e.test.ts): a fresh n8n
+ * without the package, its registry setting pointed at a local verdaccio, the REST calls the
+ * Settings page makes, and a workflow a user could build right after installing.
+ *
+ * A registry other than registry.npmjs.org is an n8n Enterprise feature (licence feature
+ * `feat:communityNodes:customRegistry`). n8n's own test mode (E2E_TESTS=true) lets its licence
+ * features be switched on through /rest/e2e/feature, and that switch is the only thing these
+ * tests change: npm, the registry requests, loading, the database records and the node reloads
+ * are n8n's own code.
+ */
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { EXAMPLE_FILES, readExample } from '../../tools/n8n/examples';
+import { NODE_TYPES, PACKAGE_NAME, freePort, startN8n, type N8nInstance, type WorkflowJson } from '../../tools/n8n/instance';
+import type { LocalRegistry } from '../../tools/n8n/registry';
+import { ARTIFACTS_DIR, type Log, type N8nRuntime } from '../../tools/n8n/runtime';
+import { sandbox } from './support';
+
+const CUSTOM_REGISTRY_FEATURE = 'feat:communityNodes:customRegistry';
+
+export interface InstalledPackage {
+	packageName: string;
+	installedVersion: string;
+	installedNodes: Array<{ name: string; type: string }>;
+	failedLoading?: boolean;
+}
+
+/** A fresh n8n without this package, installing community packages from `registry`. */
+export async function startN8nWithRegistry(o: {
+	runtime: N8nRuntime;
+	registry: LocalRegistry;
+	/** Names the log file: .artifacts/e2e/n8n-<logName>-<runtime>.log */
+	logName: string;
+	log: Log;
+}): Promise<N8nInstance> {
+	return startN8n({
+		runtime: o.runtime,
+		port: await freePort(),
+		withoutPackage: true,
+		logFile: path.join(ARTIFACTS_DIR, 'e2e', `n8n-${o.logName}-${o.runtime.id}.log`),
+		log: o.log,
+		publicApiKey: false, // n8n 1.x switches its public API off in test mode; the editor's REST calls are used
+		env: {
+			E2E_TESTS: 'true',
+			N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+			N8N_COMMUNITY_PACKAGES_REGISTRY: o.registry.url,
+		},
+	});
+}
+
+/** Switches the custom-registry licence feature through n8n's test-mode endpoint. */
+export async function setCustomRegistryFeature(n8n: N8nInstance, enabled: boolean): Promise<void> {
+	const res = await fetch(`${n8n.url}/rest/e2e/feature`, {
+		method: 'PATCH',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ feature: CUSTOM_REGISTRY_FEATURE, enabled }),
+	});
+	if (res.status !== 200) throw new Error(`switching ${CUSTOM_REGISTRY_FEATURE} answered HTTP ${res.status}`);
+}
+
+/**
+ * Which of the package's node types the editor is served (`/types/nodes.json`). n8n rewrites that
+ * file in the background after an install, update or uninstall, so this polls (up to 20 s) until
+ * the file is complete and serves `expected`; it returns what was served last.
+ */
+export async function servedNodeTypes(n8n: N8nInstance, expected: string[]): Promise<string[]> {
+	const deadline = Date.now() + 20_000;
+	let served: string[] = [];
+	for (;;) {
+		const res = await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } });
+		if (res.status !== 200) throw new Error(`/types/nodes.json answered HTTP ${res.status}`);
+		try {
+			const names = ((await res.json()) as Array<{ name: string }>).map((t) => t.name);
+			served = Object.values(NODE_TYPES).filter((type) => names.includes(type));
+		} catch {
+			// caught while n8n was writing it
+		}
+		if (served.sort().join() === [...expected].sort().join() || Date.now() > deadline) return served.sort();
+		await new Promise((r) => setTimeout(r, 250));
+	}
+}
+
+/** The package.json of the copy n8n installed, if any. */
+export function installedManifest(n8n: N8nInstance): { version: string } | undefined {
+	const file = path.join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json');
+	return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined;
+}
+
+/**
+ * A workflow a user could build right after installing: n8n's Webhook node, then the package's
+ * Set Anchor (as the timeline session example has it) with the description from the request.
+ */
+export function anchorWorkflow(name: string, credential: { id: string; name: string }): WorkflowJson {
+	const setAnchor = readExample(EXAMPLE_FILES.session).nodes.find((n) => n.type === NODE_TYPES.action);
+	if (!setAnchor) throw new Error('the session example has no action node');
+	const webhookId = randomUUID();
+	return {
+		name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId,
+				parameters: { httpMethod: 'POST', path: webhookId, responseMode: 'lastNode', options: {} },
+			},
+			{
+				...setAnchor,
+				position: [240, 0],
+				parameters: { ...setAnchor.parameters, description: '={{ $json.body.description }}' },
+				credentials: { timelineNavigationApi: credential },
+			},
+		],
+		connections: { Webhook: { main: [[{ node: setAnchor.name, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * Calls the anchor workflow's production webhook; returns the HTTP status and what the sandbox
+ * got. Right after an activation n8n may answer 404 for a moment (nothing runs then): with
+ * `waitForRegistration` such answers are retried for up to 10 s.
+ */
+export async function anchorThroughWebhook(n8n: N8nInstance, webhookPath: string, waitForRegistration = false) {
+	const description = `registry install check ${randomUUID()}`;
+	const deadline = Date.now() + 10_000;
+	let res: Response;
+	for (;;) {
+		res = await fetch(`${n8n.webhookBaseUrl}/${webhookPath}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ description }),
+		});
+		if (!waitForRegistration || res.status !== 404 || Date.now() > deadline) break;
+		await new Promise((r) => setTimeout(r, 250));
+	}
+	const body = await res.text();
+	const received = (await sandbox.requests({ method: 'POST', path: '/v1/set-anchor' })).filter(
+		(r) => (r.body as { description?: string } | null)?.description === description,
+	);
+	return { status: res.status, body, received };
+}
+
+/** What the editor does on Save, then Publish (Activate on 1.x); returns the webhook's path. */
+export async function saveAndActivate(n8n: N8nInstance, workflow: WorkflowJson): Promise<string> {
+	const created = (await n8n.rest('POST', '/workflows', { ...workflow, active: false })).body;
+	await n8n.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
+	return workflow.nodes[0].parameters.path;
+}

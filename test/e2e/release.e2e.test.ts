@@ -1,0 +1,190 @@
+/**
+ * The release path, end to end, on a clean clone of the committed code: `npm run release -- patch
+ * --ci` bumps the version, writes the CHANGELOG.md entry from the commits since the last tag,
+ * commits and tags, and publishes nothing (publishing with provenance is publish.yml's job, from
+ * the tag). The build the release made is then packed and published to the local registry (as
+ * publish.yml does to npm), installed through Settings → Community Nodes and run against the
+ * sandbox.
+ *
+ * The clone gets a tag for the version it holds (v<version> at HEAD, the previous release) and
+ * two commits after it, so the entry it must write is known. It shares the project's
+ * node_modules through a symlink. Runs on n8n 2.41 only.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { e2eRuntime } from '../../tools/n8n/e2e';
+import { NODE_TYPES, PACKAGE_NAME, packPackage, type N8nInstance } from '../../tools/n8n/instance';
+import { startRegistry, type LocalRegistry } from '../../tools/n8n/registry';
+import { ARTIFACTS_DIR, PROJECT_ROOT } from '../../tools/n8n/runtime';
+import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
+import * as community from './communityNodes';
+import { env } from './support';
+
+jest.setTimeout(300_000);
+
+const runtime = e2eRuntime();
+const log = (line: string) => process.stderr.write(line + '\n');
+
+/** The version the committed code holds (the previous release, as far as the clone knows). */
+const PREVIOUS: string = JSON.parse(
+	spawnSync('git', ['show', 'HEAD:package.json'], { cwd: PROJECT_ROOT, encoding: 'utf8' }).stdout,
+).version;
+const [major, minor, patch] = PREVIOUS.split(/[.-]/).map(Number);
+const NEXT = `${major}.${minor}.${patch + 1}`;
+/** The commits the release must list, oldest first (one with characters a shell or Markdown could mangle). */
+const SUBJECTS = [`Release test: the first change after v${PREVIOUS}`, 'Release test: a second change, with "quotes" & (parentheses)'];
+
+let scratch: string;
+let clone: string;
+let changelogBefore: string;
+let tagsBefore: string[];
+let release: { code: number | null; output: string };
+let registry: LocalRegistry;
+let n8nStarting: Promise<N8nInstance> | undefined;
+let n8n: N8nInstance;
+
+function git(args: string[], cwd = clone): string {
+	const res = spawnSync('git', args, { cwd, encoding: 'utf8' });
+	if (res.status !== 0) throw new Error(`git ${args.join(' ')} failed:\n${res.stderr}`);
+	return res.stdout.trim();
+}
+
+/** Clones the committed code, tags its version and adds SUBJECTS as commits. */
+function prepareClone(): void {
+	git(['clone', '--quiet', '--no-hardlinks', PROJECT_ROOT, clone], scratch);
+	git(['config', 'user.name', 'Release Test']);
+	git(['config', 'user.email', 'release-test@example.invalid']);
+	fs.symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(clone, 'node_modules'));
+	// .gitignore's `node_modules/` matches a folder, not the symlink
+	fs.appendFileSync(path.join(clone, '.git', 'info', 'exclude'), '/node_modules\n');
+	git(['tag', '--force', '--annotate', `v${PREVIOUS}`, '--message', `Release ${PREVIOUS}`]);
+	for (const [i, subject] of SUBJECTS.entries()) {
+		fs.appendFileSync(path.join(clone, 'README.md'), `\n<!-- release test change ${i + 1} -->\n`);
+		git(['commit', '--quiet', '--all', '--message', subject]);
+	}
+	changelogBefore = fs.readFileSync(path.join(clone, 'CHANGELOG.md'), 'utf8');
+	tagsBefore = git(['tag', '--list']).split('\n');
+}
+
+/**
+ * `npm run release -- patch --ci` in the clone (`--verbose`: the output shows every command it
+ * runs), with npm's registry set to a closed local port: a release that tried to reach a
+ * registry (to publish, or to check an account) would fail.
+ */
+function runRelease(): Promise<{ code: number | null; output: string }> {
+	const childEnv: NodeJS.ProcessEnv = {};
+	for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) childEnv[k] = v;
+	// jest's NODE_ENV=test makes n8n's eslint plugin (in the release's lint) check its own test fixtures' names
+	delete childEnv.NODE_ENV;
+	Object.assign(childEnv, {
+		npm_config_registry: 'http://127.0.0.1:9/', // the discard port: nothing listens there
+		npm_config_update_notifier: 'false',
+		GIT_TERMINAL_PROMPT: '0',
+	});
+	const child = spawn('npm', ['run', 'release', '--', 'patch', '--ci', '--verbose'], { cwd: clone, env: childEnv });
+	let output = '';
+	child.stdout.on('data', (d) => (output += d));
+	child.stderr.on('data', (d) => (output += d));
+	return new Promise((resolve) =>
+		child.on('close', (code) => {
+			fs.mkdirSync(path.join(ARTIFACTS_DIR, 'e2e'), { recursive: true });
+			fs.writeFileSync(path.join(ARTIFACTS_DIR, 'e2e', 'release.log'), output);
+			resolve({ code, output });
+		}),
+	);
+}
+
+/** The CHANGELOG.md section of one version: its heading line and its `- ` lines. */
+function changelogEntry(changelog: string, version: string): { heading: string; items: string[] } | undefined {
+	const start = changelog.indexOf(`\n## ${version} `);
+	if (start === -1) return undefined;
+	const end = changelog.indexOf('\n## ', start + 1);
+	const lines = changelog.slice(start + 1, end === -1 ? undefined : end).split('\n');
+	return { heading: lines[0], items: lines.filter((l) => l.startsWith('- ')).map((l) => l.slice(2)) };
+}
+
+beforeAll(async () => {
+	scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-release-'));
+	clone = path.join(scratch, 'repo');
+	prepareClone();
+	registry = await startRegistry({ log });
+	// n8n starts while the release runs (both take about a minute)
+	n8nStarting = community.startN8nWithRegistry({ runtime, registry, logName: 'release', log });
+	release = await runRelease();
+	n8n = await n8nStarting;
+}, 600_000);
+
+afterAll(async () => {
+	await (await n8nStarting?.catch(() => undefined))?.stop();
+	await registry?.stop();
+	if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+describe(`npm run release on a clean clone, then install through Community Nodes (n8n ${runtime.n8nVersion})`, () => {
+	test(`npm run release -- patch --ci bumps ${PREVIOUS} to ${NEXT}, commits and tags v${NEXT}, and publishes nothing`, () => {
+		if (release.code !== 0) throw new Error(`npm run release exited with ${release.code}:\n${release.output.slice(-4000)}`);
+		const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(clone, file), 'utf8'));
+		expect(readJson('package.json').version).toBe(NEXT);
+		expect(readJson('package-lock.json').version).toBe(NEXT);
+
+		expect(git(['log', '-1', '--format=%s'])).toBe(`Release ${NEXT}`);
+		expect(git(['log', '-1', '--skip=1', '--format=%s'])).toBe(SUBJECTS[SUBJECTS.length - 1]);
+		expect(git(['show', '--name-only', '--format=', 'HEAD']).split('\n').sort()).toEqual(['CHANGELOG.md', 'package-lock.json', 'package.json']);
+		expect(git(['status', '--porcelain'])).toBe('');
+		// an annotated tag on the release commit
+		expect(git(['cat-file', '-t', `v${NEXT}`])).toBe('tag');
+		expect(git(['rev-parse', `v${NEXT}^{commit}`])).toBe(git(['rev-parse', 'HEAD']));
+		expect(git(['tag', '--list']).split('\n').sort()).toEqual([...tagsBefore, `v${NEXT}`].sort());
+
+		// the release ran the build and lint first, and did not publish
+		expect(release.output).toMatch(/npm run build && npm run lint/);
+		expect(release.output).not.toMatch(/npm publish/);
+	});
+
+	test(`CHANGELOG.md gets an entry for ${NEXT} listing the commits since v${PREVIOUS}, and keeps the earlier entries`, () => {
+		const changelog = fs.readFileSync(path.join(clone, 'CHANGELOG.md'), 'utf8');
+		const entry = changelogEntry(changelog, NEXT);
+		expect(entry?.heading).toMatch(new RegExp(`^## ${NEXT.replace(/\./g, '\\.')} \\(\\d{4}-\\d{2}-\\d{2}\\)$`));
+		expect(entry?.items).toEqual(SUBJECTS);
+		// newest first: the new entry above the earlier ones, which are kept as they were
+		const earlier = changelogBefore.slice(changelogBefore.indexOf('\n## ') + 1);
+		expect(changelog.indexOf(`## ${NEXT} `)).toBeLessThan(changelog.indexOf(earlier));
+		expect(changelog.endsWith(earlier)).toBe(true);
+		expect(changelog.match(/^# Changelog$/gm)).toHaveLength(1);
+	});
+
+	test(`the released build, published to the registry, installs through Community Nodes as ${NEXT}`, async () => {
+		const tarball = packPackage(scratch, clone);
+		expect(path.basename(tarball)).toBe(`${PACKAGE_NAME}-${NEXT}.tgz`);
+		registry.publish(tarball);
+		expect(await registry.versions(PACKAGE_NAME)).toEqual([NEXT]);
+
+		await community.setCustomRegistryFeature(n8n, true);
+		const install = await n8n.rest<community.InstalledPackage>('POST', '/community-packages', { name: PACKAGE_NAME, verify: false });
+		expect(install.body).toEqual(
+			expect.objectContaining({
+				packageName: PACKAGE_NAME,
+				installedVersion: NEXT,
+				installedNodes: expect.arrayContaining(Object.values(NODE_TYPES).map((type) => expect.objectContaining({ type }))),
+			}),
+		);
+		expect(community.installedManifest(n8n)?.version).toBe(NEXT);
+		expect(await community.servedNodeTypes(n8n, Object.values(NODE_TYPES))).toEqual(Object.values(NODE_TYPES).sort());
+	});
+
+	test(`a workflow with the installed ${NEXT} node reaches the sandbox`, async () => {
+		const [credential] = await n8n.importCredentials(
+			sandboxCredentials(env.sandbox).filter((c) => c.name === SANDBOX_CREDENTIAL_NAMES.timeline),
+		);
+		const webhookPath = await community.saveAndActivate(n8n, community.anchorWorkflow(`Release ${NEXT}: anchor from a webhook`, credential));
+
+		const run = await community.anchorThroughWebhook(n8n, webhookPath, true);
+		expect(run.status).toBe(200);
+		expect(JSON.parse(run.body).anchor_id).toMatch(/^anc_/);
+		expect(run.received).toHaveLength(1);
+		expect(run.received[0].responseStatus).toBe(200);
+	});
+});
