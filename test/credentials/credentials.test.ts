@@ -78,7 +78,7 @@ describe('Chat-App Messaging API credential', () => {
 		expect(result.message).toMatch(/rejected the API key \(HTTP 401\)/);
 	});
 
-	// The error body is not documented (GAPS.md), so the verdict must rest on the status alone.
+	// The error body is not documented (docs/service-assumptions.md), so the verdict must rest on the status alone.
 	// Every time, as a real service would: n8n sends the request again after a 401.
 	const testWithAnswer = async (status: number, body: Pick<FaultSpec, 'body' | 'bodyText'>) => {
 		await sandbox.client.injectFault({ kind: 'status', status, path: '/v1/messages/n8n-credential-test', count: 10, ...body });

@@ -7,7 +7,7 @@
  *
  * n8n 2.41's editor picks a credential by itself only while the node has none at all
  * (NodeCredentials.vue), so after switching to the other service's resource the field waits
- * for one pick; see the README's Credentials section.
+ * for one pick; see docs/compatibility.md, "In the editor".
  */
 import { CREDENTIAL_TYPES, NODE_TYPES, type StoredCredential } from '../../tools/n8n/instance';
 import { creatorItem, newWorkflowWithManualTrigger, openBrowser, searchCreator, signIn, type Editor } from './browserSupport';

@@ -10,7 +10,7 @@ import type { Log } from './runtime';
 
 export const CHROMIUM_BIN = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 
-/** Flags measured to work headless on these machines (see ../shared/notes/real-n8n.md). */
+/** Flags measured to work headless on these machines (see docs/development.md, "What the tools rely on in n8n"). */
 export const CHROMIUM_ARGS = [
 	'--headless',
 	'--no-sandbox',

@@ -9,7 +9,7 @@
  *   await n8n.stop();
  *
  * Everything runs on 127.0.0.1 with n8n's outbound features switched off
- * (see ../shared/notes/real-n8n.md).
+ * (see docs/development.md, "What the tools rely on in n8n").
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -623,7 +623,7 @@ async function restApiServed(url: string): Promise<boolean> {
 	return res.ok && (res.headers.get('content-type') ?? '').includes('json');
 }
 
-/** The environment of a quiet, loopback-only n8n (see ../shared/notes/real-n8n.md). */
+/** The environment of a quiet, loopback-only n8n (see docs/development.md, "What the tools rely on in n8n"). */
 export function n8nEnv(o: {
 	port: number;
 	userFolder: string;

@@ -9,7 +9,7 @@
  *   cluster.proxy.url       // where the messaging service must post (N8N_WEBHOOK_URL)
  *   await cluster.stop();
  *
- * Facts behind each setting: ../shared/notes/queue-mode.md.
+ * Facts behind each setting: docs/scale-out.md.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -16,7 +16,7 @@
  * re-running each step that is not verifiably complete (npm install reconciles a partial
  * node_modules; a second failure wipes it and starts over). Two processes calling it at the
  * same time serialise on a lock file. Needs only the npm registry (see
- * ../shared/notes/real-n8n.md for the measured facts behind each step).
+ * docs/development.md ("What the tools rely on in n8n") for the measured facts behind each step).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * Timeline navigation emulator (Group A action paths and Group B resource paths, as
- * GAPS.md defines them). Each bearer key has its own world: traveller, timelines, anchors,
+ * docs/service-assumptions.md says what the package assumes). Each bearer key has its own world: traveller, timelines, anchors,
  * items, events and anomalies.
  */
 import { randomUUID } from 'node:crypto';
