@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import type { Service } from '../transport/request';
 
 /** What one operation returns for one input item: one result, or one item per entry. */
@@ -27,6 +33,11 @@ export interface OperationDefinition {
 	 */
 	properties: INodeProperties[];
 	execute(this: IExecuteFunctions, item: ItemCall): Promise<OperationResult>;
+	/**
+	 * When present, the router calls this once for the whole execution instead of `execute` per
+	 * item, and it returns the node's output itself (Send and Wait: one question, one wait).
+	 */
+	executeOnce?(this: IExecuteFunctions, call: Omit<ItemCall, 'itemIndex'>): Promise<INodeExecutionData[][]>;
 }
 
 export interface ResourceDefinition {
