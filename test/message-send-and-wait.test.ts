@@ -209,6 +209,17 @@ describe('the link', () => {
 		expect(asked.execution.resumes()).toBe(0);
 	});
 
+	it('fetched by the sandbox\'s link-preview bot (every link of the message, as a chat app does) leaves it waiting', async () => {
+		await sandbox.client.configure({ linkPreviews: true });
+		const asked = await ask({ responseType: 'freeText' });
+
+		const [message] = (await sandbox.client.messages({ phone: CUSTOMER })).filter((m) => m.direction === 'outbound');
+		expect(message.links).toEqual([asked.link]);
+		expect(message.previews?.map((preview) => [preview.url, preview.status, preview.title])).toEqual([[asked.link, 200, 'Your answer is requested']]);
+		expect(asked.execution.calls.map((call) => `${call.method} ${call.status} ${call.resumed}`)).toEqual(['GET 200 false']);
+		expect(asked.execution.status()).toBe('waiting');
+	});
+
 	it.each([
 		['a chat app\'s link-preview bot', { 'User-Agent': PREVIEW_BOT }],
 		['a mail scanner', { 'User-Agent': 'Mozilla/5.0 (compatible; SafeLinks)' }],
