@@ -201,7 +201,7 @@ describe('the link', () => {
 		expect(page.headers['cache-control']).toBe('no-store');
 		expect(page.headers['content-security-policy']).toContain("form-action 'self'");
 		expect(page.text).toContain('<p class="question">Refund $120 for order #1042?</p>');
-		expect(page.text).toContain('<form method="post">');
+		expect(page.text).toContain('<form method="post" enctype="multipart/form-data">');
 		expect(page.text).toContain('<button type="submit" name="answer" value="approve">Approve</button>');
 		expect(page.text).toContain('<button type="submit" class="secondary" name="answer" value="decline">Decline</button>');
 		await asked.execution.settled();
@@ -210,7 +210,8 @@ describe('the link', () => {
 	});
 
 	it('fetched by the sandbox\'s link-preview bot (every link of the message, as a chat app does) leaves it waiting', async () => {
-		await sandbox.client.configure({ linkPreviews: true });
+		// The bot comes when the message reaches the phone: after n8n has saved the execution as waiting.
+		await sandbox.client.configure({ linkPreviews: true, linkPreviewDelayMs: 200 });
 		const asked = await ask({ responseType: 'freeText' });
 
 		const [message] = (await sandbox.client.messages({ phone: CUSTOMER })).filter((m) => m.direction === 'outbound');
@@ -318,6 +319,14 @@ describe('the answer', () => {
 		const page = await answerAndSettle(asked, { answer: 'decline' });
 		expect(page.text).toContain('Your answer was recorded: Reject refund.');
 		expect(asked.execution.json('Ask')).toEqual([{ data: { approved: false, respondedAt: expect.any(String) } }]);
+	});
+
+	it('approval posted url-encoded (not from the page) is taken the same way', async () => {
+		const asked = await ask();
+
+		await waiting.request(asked.link, { form: { answer: 'approve' }, encoding: 'urlencoded' });
+		await asked.execution.settled();
+		expect(asked.execution.json('Ask')).toEqual([{ data: { approved: true, respondedAt: expect.any(String) } }]);
 	});
 
 	it.each([

@@ -10,7 +10,8 @@
 //   n8n's "invalid token" page otherwise); a finished execution gets n8n's "no action
 //   required" page, a running one 409; else the waiting node's webhook with that method and
 //   path (`restartWebhook`) runs in n8n-core's WebhookContext with the saved run data, so its
-//   expressions see the waiting node's input item;
+//   expressions see the waiting node's input item; bodies are parsed as n8n does (a multipart
+//   form becomes `{ data, files }`), and a custom form that is not multipart gets n8n's 415;
 // - a webhook that returns workflowData resumes the execution: the waiting node is disabled,
 //   its waiting run is dropped, the stack's input becomes the webhook's data, and WorkflowExecute
 //   goes on from there (after the response, as n8n does);
@@ -75,16 +76,21 @@ export interface WaitingServer {
 	/** As n8n's `webhookWaitingBaseUrl`: `http://127.0.0.1:<port>/webhook-waiting`. */
 	baseUrl: string;
 	start(workflowJson: WorkflowJson, options?: { credentials?: StoredCredential[]; startNode?: string }): Promise<HarnessExecution>;
-	/** One real HTTP request (a form body is sent url-encoded, as a browser posts a form). */
+	/** One real HTTP request; a form is sent as a browser submits it: multipart unless `encoding` says url-encoded. */
 	request(
 		url: string,
-		options?: { method?: string; headers?: Record<string, string>; form?: Record<string, string | string[]> },
+		options?: {
+			method?: string;
+			headers?: Record<string, string>;
+			form?: Record<string, string | string[]>;
+			encoding?: 'multipart' | 'urlencoded';
+		},
 	): Promise<HttpAnswer>;
 	close(): Promise<void>;
 }
 
 // n8n's own pages for these cases (its templates say more; their gist is kept).
-const INVALID_TOKEN_PAGE = '<!DOCTYPE html><html><body><h1>Invalid token</h1><p>This link is not valid.</p></body></html>';
+const INVALID_TOKEN_PAGE = '<!DOCTYPE html><html><body><h1>Invalid Form Link</h1><p>This form link is invalid or has expired.</p></body></html>';
 const NO_ACTION_PAGE = '<!DOCTYPE html><html><body><h1>No action required</h1><p>This form was already answered.</p></body></html>';
 
 interface Saved {
@@ -209,14 +215,29 @@ export async function startWaitingServer(): Promise<WaitingServer> {
 			return answer(res, 404, JSON.stringify({ code: 404, message: 'No waiting webhook with a matching path/method.' }), 'application/json');
 		}
 
-		// What n8n's body parser gives a node of version 1: form and JSON bodies parsed.
+		// What n8n's body parsers give a node of version 1: a multipart form as { data, files }
+		// (one value as text, several as a list), a url-encoded form or JSON as such. n8n 2.41
+		// accepts a Send and Wait custom form as multipart only.
 		const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+		if (req.method === 'POST' && sendAndWait && node.parameters.responseType === 'customForm' && contentType !== 'multipart/form-data') {
+			return answer(res, 415, JSON.stringify({ code: 415, message: 'Expected multipart/form-data' }), 'application/json');
+		}
 		const text = rawBody.toString('utf8');
-		const request = Object.assign(req, {
-			query: Object.fromEntries(url.searchParams),
-			params: {},
-			body: contentType === 'application/x-www-form-urlencoded' ? parseQueryString(text) : contentType === 'application/json' && text ? JSON.parse(text) : {},
-		});
+		let body: unknown = {};
+		if (contentType === 'multipart/form-data') {
+			const form = await new Response(rawBody, { headers: { 'content-type': String(req.headers['content-type']) } }).formData();
+			const data: Record<string, string | string[]> = {};
+			for (const name of new Set(form.keys())) {
+				const values = form.getAll(name).map(String);
+				data[name] = values.length === 1 ? values[0] : values;
+			}
+			body = { data, files: {} };
+		} else if (contentType === 'application/x-www-form-urlencoded') {
+			body = parseQueryString(text);
+		} else if (contentType === 'application/json' && text) {
+			body = JSON.parse(text);
+		}
+		const request = Object.assign(req, { query: Object.fromEntries(url.searchParams), params: {}, body });
 		const response = Object.assign(res, {
 			status(code: number) {
 				res.statusCode = code;
@@ -322,17 +343,26 @@ export async function startWaitingServer(): Promise<WaitingServer> {
 			return handle;
 		},
 		async request(url, options = {}) {
-			const body = options.form
-				? new URLSearchParams(
-						Object.entries(options.form).flatMap(([name, value]) =>
-							(Array.isArray(value) ? value : [value]).map((v): [string, string] => [name, v]),
-						),
-					).toString()
-				: undefined;
-			const headers: Record<string, string> = {
-				...(body !== undefined ? { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': String(Buffer.byteLength(body)) } : {}),
-				...options.headers,
-			};
+			let body: Buffer | undefined;
+			const headers: Record<string, string> = {};
+			if (options.form) {
+				const entries = Object.entries(options.form).flatMap(([name, value]) =>
+					(Array.isArray(value) ? value : [value]).map((v): [string, string] => [name, v]),
+				);
+				if (options.encoding === 'urlencoded') {
+					body = Buffer.from(new URLSearchParams(entries).toString());
+					headers['Content-Type'] = 'application/x-www-form-urlencoded';
+				} else {
+					// As a browser submits a form with enctype="multipart/form-data".
+					const form = new FormData();
+					for (const [name, value] of entries) form.append(name, value);
+					const encoded = new Request('http://form.invalid/', { method: 'POST', body: form });
+					body = Buffer.from(await encoded.arrayBuffer());
+					headers['Content-Type'] = encoded.headers.get('content-type') as string;
+				}
+				headers['Content-Length'] = String(body.length);
+			}
+			Object.assign(headers, options.headers);
 			return new Promise<HttpAnswer>((resolve, reject) => {
 				const req = http.request(url, { method: options.method ?? (body !== undefined ? 'POST' : 'GET'), headers, agent: false }, (res) => {
 					const chunks: Buffer[] = [];

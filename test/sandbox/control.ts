@@ -30,7 +30,7 @@ export const CONTROL_ENDPOINTS: Array<{ method: string; path: string; body?: str
 	{ method: 'GET', path: '/_sandbox', purpose: 'this list' },
 	{ method: 'POST', path: '/_sandbox/reset', purpose: 'back to the startup state (keys kept)' },
 	{ method: 'GET', path: '/_sandbox/config', purpose: 'current settings' },
-	{ method: 'POST', path: '/_sandbox/config', body: '{"timelinesListShape":"array","repeatDeliveries":1,"deliveryDelayMs":20,"webhookTimeoutMs":5000,"businessConnected":true,"linkPreviews":true}', purpose: 'change settings (any subset)' },
+	{ method: 'POST', path: '/_sandbox/config', body: '{"timelinesListShape":"array","repeatDeliveries":1,"deliveryDelayMs":20,"webhookTimeoutMs":5000,"businessConnected":true,"linkPreviews":true,"linkPreviewDelayMs":0}', purpose: 'change settings (any subset)' },
 	{ method: 'GET', path: '/_sandbox/webhook', purpose: 'webhook URL and headers' },
 	{ method: 'POST', path: '/_sandbox/webhook', body: '{"url":"http://127.0.0.1:5678/webhook/x","headers":{"X-Secret":"s3cret"}}', purpose: 'set (url null = none)' },
 	{ method: 'GET', path: '/_sandbox/webhooks/deliveries', purpose: 'recorded deliveries (?wait=1 waits for pending ones first)' },
@@ -159,5 +159,6 @@ function updateConfig(config: SandboxConfig, b: JsonObject): SandboxConfig {
 	config.webhookTimeoutMs = optionalInteger(b, 'webhookTimeoutMs', 1, 600_000) ?? config.webhookTimeoutMs;
 	config.businessConnected = optionalBoolean(b, 'businessConnected') ?? config.businessConnected;
 	config.linkPreviews = optionalBoolean(b, 'linkPreviews') ?? config.linkPreviews;
+	config.linkPreviewDelayMs = optionalInteger(b, 'linkPreviewDelayMs', 0, 600_000) ?? config.linkPreviewDelayMs;
 	return { ...config };
 }

@@ -500,6 +500,24 @@ describe('link previews', () => {
 		}
 	});
 
+	test('with linkPreviewDelayMs the bot fetches only after that delay', async () => {
+		const pages = await startPages();
+		try {
+			await sandbox.client.configure({ linkPreviews: true, linkPreviewDelayMs: 300 });
+			await sandbox.client.inbound(TO, 'hi');
+			await msg().post('/messages', text(`Later: ${pages.base}/later`));
+
+			const [, early] = await sandbox.client.messages({ wait: false });
+			expect(early.previews).toEqual([]);
+			expect(pages.seen).toEqual([]);
+			const [, late] = await sandbox.client.messages();
+			expect(late.previews?.map((p) => p.status)).toEqual([200]);
+			expect(pages.seen.map((r) => r.path)).toEqual(['/later']);
+		} finally {
+			await pages.close();
+		}
+	});
+
 	test('a link nobody answers is recorded with the error, and reset turns the setting off again', async () => {
 		await sandbox.client.configure({ linkPreviews: true });
 		await sandbox.client.inbound(TO, 'hi');

@@ -354,7 +354,9 @@ export class MessagingService {
 	/** The preview bot: every link of the message, one after the other, right after it is accepted. */
 	private previewLinks(message: MessageRecord): void {
 		message.previews = [];
+		const delayMs = this.settings().linkPreviewDelayMs;
 		const fetching = (async () => {
+			if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
 			for (const link of message.links ?? []) message.previews!.push(await fetchPreview(link));
 		})();
 		const tracked = fetching.finally(() => this.pendingPreviews.delete(tracked));

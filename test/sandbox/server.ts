@@ -70,6 +70,7 @@ export const DEFAULT_CONFIG: SandboxConfig = {
 	webhookTimeoutMs: 5000,
 	businessConnected: true,
 	linkPreviews: false,
+	linkPreviewDelayMs: 0,
 };
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);

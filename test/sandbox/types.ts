@@ -158,6 +158,8 @@ export interface SandboxConfig {
 	businessConnected: boolean;
 	/** Fetch (GET) every http(s) link in each accepted message, as a chat app's link-preview bot does. */
 	linkPreviews: boolean;
+	/** Real milliseconds between accepting a message and the bot's first fetch (a chat app draws the preview when the message reaches the phone). */
+	linkPreviewDelayMs: number;
 }
 
 export interface WebhookConfig {

@@ -270,6 +270,9 @@ export function formFieldsHtml(fields: FormField[], submitted: Submitted = {}, p
 
 // ---- the answer -----------------------------------------------------------------------
 
+/** Text as the person typed it: browsers send each line break of a text box as CR LF. */
+export const asTyped = (text: string): string => text.replace(/\r\n?/g, '\n');
+
 export type FormAnswer = { ok: true; data: IDataObject } | { ok: false; problems: Record<number, string> };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -303,8 +306,8 @@ export function readFormAnswer(fields: FormField[], submitted: Submitted): FormA
 		} else if (field.type === 'date' && value !== '' && !(DATE.test(value) && !Number.isNaN(Date.parse(value)))) {
 			problems[index] = 'Enter a date (year-month-day).';
 		} else {
-			// Text keeps what the person typed, line breaks included.
-			data[field.label] = field.type === 'text' || field.type === 'textarea' ? (asList(submitted[inputName(index)])[0] ?? '') : value;
+			// Text keeps what the person typed, spaces and line breaks included.
+			data[field.label] = field.type === 'text' || field.type === 'textarea' ? asTyped(asList(submitted[inputName(index)])[0] ?? '') : value;
 		}
 	});
 	return Object.keys(problems).length > 0 ? { ok: false, problems } : { ok: true, data };

@@ -34,7 +34,7 @@ input[type=text],input[type=email],input[type=number],input[type=date],select,te
 textarea{min-height:120px;resize:vertical}
 input:focus,select:focus,textarea:focus{outline:none;border-color:rgb(90,76,194)}
 .choice{display:flex;align-items:center;gap:8px;margin:0 0 6px;font-weight:400}
-.choice input{width:18px;height:18px;margin:0}
+.choice input{width:18px;height:18px;margin:0;accent-color:#ff6d5a}
 .error{margin:6px 0 0;color:#ea1f30;font-size:12px}
 .buttons{display:flex;flex-direction:column;gap:12px;margin-top:8px}
 button{width:100%;min-height:48px;border:1px solid #ff6d5a;border-radius:6px;background:#ff6d5a;color:#fff;font:inherit;font-size:16px;font-weight:600;cursor:pointer}

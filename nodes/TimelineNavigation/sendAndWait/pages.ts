@@ -1,6 +1,8 @@
 // The pages of a Send and Wait link: the question with its buttons or form (what a GET shows),
 // the same again with what was wrong in a submitted answer, and the thanks once it is recorded.
 // A form has no action: it posts back to the very address it was opened at, signature included.
+// It posts multipart/form-data, as n8n's own forms do (n8n 2.x accepts nothing else for a
+// Send and Wait custom form).
 import { formFieldsHtml, type Submitted } from './form';
 import { escapeHtml, multiline, page, type Page } from './html';
 import type { Question } from './question';
@@ -10,6 +12,7 @@ export const ANSWER_FIELD = 'answer';
 export const APPROVE = 'approve';
 export const DECLINE = 'decline';
 export const TEXT_FIELD = 'text';
+const FORM_ENCODING = 'multipart/form-data';
 
 export interface Retry {
 	submitted: Submitted;
@@ -28,13 +31,13 @@ export function questionPage(question: Question, retry?: Retry): Page {
 		const decline = question.double
 			? `\n<button type="submit" class="secondary" name="${ANSWER_FIELD}" value="${DECLINE}">${escapeHtml(question.disapproveLabel)}</button>`
 			: '';
-		form = `<form method="post"><div class="buttons"><button type="submit" name="${ANSWER_FIELD}" value="${APPROVE}">${escapeHtml(question.approveLabel)}</button>${decline}</div></form>`;
+		form = `<form method="post" enctype="${FORM_ENCODING}"><div class="buttons"><button type="submit" name="${ANSWER_FIELD}" value="${APPROVE}">${escapeHtml(question.approveLabel)}</button>${decline}</div></form>`;
 	} else {
 		const fields =
 			question.responseType === 'freeText'
 				? `<div class="field"><label for="answer-text">Your answer <span class="required">*</span></label><textarea id="answer-text" name="${TEXT_FIELD}" required>${escapeHtml(retry?.submitted[TEXT_FIELD] ?? '')}</textarea></div>`
 				: formFieldsHtml(question.fields, retry?.submitted, retry?.problems);
-		form = `<form method="post">\n${fields}\n<div class="buttons"><button type="submit">${escapeHtml(question.submitLabel)}</button></div></form>`;
+		form = `<form method="post" enctype="${FORM_ENCODING}">\n${fields}\n<div class="buttons"><button type="submit">${escapeHtml(question.submitLabel)}</button></div></form>`;
 	}
 	return page(retry ? 422 : 200, question.title || 'Your answer is requested', `${heading}${description}${notice}${form}`);
 }

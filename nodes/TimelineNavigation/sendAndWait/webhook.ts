@@ -5,7 +5,7 @@
 //
 // This function never throws: n8n would resume the waiting execution with the error.
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { readFormAnswer, type ReadParameter, type Submitted } from './form';
+import { asTyped, readFormAnswer, type ReadParameter, type Submitted } from './form';
 import { PAGE_SECURITY_POLICY, type Page } from './html';
 import { ANSWER_FIELD, APPROVE, DECLINE, questionPage, recordedPage, TEXT_FIELD, unavailablePage } from './pages';
 import { readQuestion, type Question } from './question';
@@ -23,22 +23,30 @@ function respond(context: IWebhookFunctions, shown: Page): IWebhookResponseData 
 	return { noWebhookResponse: true };
 }
 
-/** The posted form as text values (a field sent twice is a list). */
+/**
+ * The posted form as text values (a field sent twice is a list). n8n hands a multipart form
+ * over as `{ data: fields, files }`, a url-encoded one as the fields themselves.
+ */
 function submittedValues(body: unknown): Submitted {
 	const submitted: Submitted = {};
 	if (body === null || typeof body !== 'object') return submitted;
-	for (const [name, value] of Object.entries(body as IDataObject)) {
+	const { data, files } = body as IDataObject;
+	const fields = files !== undefined && data !== null && typeof data === 'object' ? data : body;
+	for (const [name, value] of Object.entries(fields as IDataObject)) {
 		if (Array.isArray(value)) submitted[name] = value.map(String);
 		else if (value !== undefined && value !== null && typeof value !== 'object') submitted[name] = String(value);
 	}
 	return submitted;
 }
 
+/** A field that takes one value: the first, if it was sent more than once. */
+const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
 type Answer = { data: IDataObject; recorded: string } | { retry: string; problems?: Record<number, string> };
 
 function readAnswer(question: Question, submitted: Submitted): Answer {
 	if (question.responseType === 'approval') {
-		const answer = submitted[ANSWER_FIELD];
+		const answer = single(submitted[ANSWER_FIELD]);
 		if (answer === APPROVE) return { data: { approved: true }, recorded: `Your answer was recorded: ${question.approveLabel}.` };
 		if (answer === DECLINE && question.double) {
 			return { data: { approved: false }, recorded: `Your answer was recorded: ${question.disapproveLabel}.` };
@@ -46,9 +54,9 @@ function readAnswer(question: Question, submitted: Submitted): Answer {
 		return { retry: 'Choose one of the buttons below to answer.' };
 	}
 	if (question.responseType === 'freeText') {
-		const text = submitted[TEXT_FIELD];
+		const text = single(submitted[TEXT_FIELD]);
 		if (typeof text !== 'string' || text.trim() === '') return { retry: 'Write your answer, then send it.' };
-		return { data: { text }, recorded: 'Your answer was recorded.' };
+		return { data: { text: asTyped(text) }, recorded: 'Your answer was recorded.' };
 	}
 	const form = readFormAnswer(question.fields, submitted);
 	if (!form.ok) return { retry: 'Some fields need your attention.', problems: form.problems };
