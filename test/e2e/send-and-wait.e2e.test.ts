@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { NODE_TYPES, type WorkflowJson } from '../n8n/instance';
 import { openBrowser, type Editor } from './browserSupport';
-import { env, n8n, nodeOutput, sandbox, waitForExecutionsWhere } from './support';
+import { env, n8n, nodeOutput, sandbox } from './support';
 
 const CUSTOMER = '+14155550177';
 const VERSION = env.versions.n8n.replace(/\./g, '-');
@@ -127,13 +127,34 @@ interface Waiting {
 	message: Awaited<ReturnType<typeof sandbox.messages>>[number];
 }
 
+/**
+ * The workflow's executions, newest first, each with its data. Listed through the REST API the
+ * editor uses: n8n 1.123's public API leaves waiting executions out of its list (it returns
+ * them by id).
+ */
+async function executionsOf(workflowId: string): Promise<any[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const listed = (await n8n.rest('GET', `/executions?filter=${filter}`)).body.results as Array<{ id: string }>;
+	return await Promise.all(listed.map(async ({ id }) => (await n8n.api('GET', `/executions/${id}?includeData=true`)).body));
+}
+
+/** Polls the scenario's executions until `done(list)` holds. */
+async function executionsWhere(key: string, what: string, done: (list: any[]) => boolean, timeoutMs = 30000): Promise<any[]> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const list = await executionsOf(scenarios[key].id);
+		if (done(list)) return list;
+		if (Date.now() > deadline) throw new Error(`${key}: no ${what} after ${timeoutMs} ms; statuses: ${list.map((e) => e.status).join(', ')}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
 /** Starts the scenario's workflow and returns its waiting execution and the question's link. */
 async function ask(key: string, body: object = {}): Promise<Waiting> {
-	const { id, path } = scenarios[key];
-	const before = new Set((await n8n.executions(id)).map((e) => e.id));
-	await trigger(path, body);
-	const list = await waitForExecutionsWhere(id, 'a new waiting execution', (all) => all.some((e) => !before.has(e.id) && e.status === 'waiting'));
-	const execution = list.find((e) => !before.has(e.id))!;
+	const before = new Set((await executionsOf(scenarios[key].id)).map((e) => String(e.id)));
+	await trigger(scenarios[key].path, body);
+	const list = await executionsWhere(key, 'new waiting execution', (all) => all.some((e) => !before.has(String(e.id)) && e.status === 'waiting'));
+	const execution = list.find((e) => !before.has(String(e.id)))!;
 	const messages = await sandbox.messages({ phone: CUSTOMER });
 	const message = messages.find((m) => m.direction === 'outbound' && (m.links ?? []).some((l) => l.includes(`/webhook-waiting/${execution.id}/`)));
 	if (!message) throw new Error(`no message in the sandbox links execution ${execution.id}: ${JSON.stringify(messages.map((m) => m.text))}`);
@@ -141,17 +162,17 @@ async function ask(key: string, body: object = {}): Promise<Waiting> {
 }
 
 async function executionOf(key: string, executionId: string): Promise<any> {
-	return (await n8n.executions(scenarios[key].id)).find((e) => String(e.id) === executionId);
+	return (await n8n.api('GET', `/executions/${executionId}?includeData=true`)).body;
 }
 
-/** Polls until the execution is no longer waiting (or running), and returns it. */
+/**
+ * Polls until the execution has ended and its run data is saved (n8n 1.x writes the status and
+ * the run data one after the other: the last node's run shows the data is there), and returns it.
+ */
 async function finished(key: string, executionId: string, timeoutMs = 30000): Promise<any> {
-	const list = await waitForExecutionsWhere(
-		scenarios[key].id,
-		`execution ${executionId} finished`,
-		(all) => ['success', 'error'].includes(all.find((e) => String(e.id) === executionId)?.status),
-		timeoutMs,
-	);
+	const ended = (execution: any) =>
+		execution?.status === 'error' || (execution?.status === 'success' && execution.data?.resultData?.runData?.After?.length > 0);
+	const list = await executionsWhere(key, `end of execution ${executionId}`, (all) => ended(all.find((e) => String(e.id) === executionId)), timeoutMs);
 	return list.find((e) => String(e.id) === executionId);
 }
 
