@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { NODE_TYPES, type WorkflowJson } from '../n8n/instance';
+import { postAnswer, sendAndWaitWorkflow } from '../n8n/sendAndWaitWorkflow';
 import { openBrowser, type Editor } from './browserSupport';
 import { env, n8n, nodeOutput, sandbox } from './support';
 
@@ -17,38 +17,6 @@ const VERSION = env.versions.n8n.replace(/\./g, '-');
 interface Scenario {
 	id: string;
 	path: string;
-}
-
-function askWorkflow(name: string, path: string, askParameters: Record<string, unknown>): WorkflowJson {
-	const node = (nodeName: string, type: string, typeVersion: number, x: number, parameters: object, extra: object = {}) => ({
-		id: randomUUID(),
-		name: nodeName,
-		type,
-		typeVersion,
-		position: [x, 0],
-		parameters,
-		...extra,
-	});
-	return {
-		name,
-		nodes: [
-			node('Webhook', 'n8n-nodes-base.webhook', 2.1, 0, { httpMethod: 'POST', path, options: {} }, { webhookId: randomUUID() }),
-			node(
-				'Ask',
-				NODE_TYPES.action,
-				1,
-				220,
-				{ resource: 'message', operation: 'sendAndWait', to: CUSTOMER, ...askParameters },
-				{ credentials: { [env.credentials.messaging.type]: { id: env.credentials.messaging.id, name: env.credentials.messaging.name } } },
-			),
-			node('After', 'n8n-nodes-base.noOp', 1, 440, {}),
-		],
-		connections: {
-			Webhook: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
-			Ask: { main: [[{ node: 'After', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
 }
 
 const scenarios: Record<string, Scenario> = {};
@@ -83,7 +51,8 @@ beforeAll(async () => {
 	await sandbox.setWebhook(null);
 	for (const [key, parameters] of Object.entries(definitions)) {
 		const path = `e2e-send-and-wait-${key}-${randomUUID()}`;
-		const id = await n8n.importWorkflow(askWorkflow(`Send and Wait: ${key}`, path, parameters));
+		const workflow = sendAndWaitWorkflow({ name: `Send and Wait: ${key}`, path, to: CUSTOMER, messaging: env.credentials.messaging, ask: parameters });
+		const id = await n8n.importWorkflow(workflow);
 		await n8n.activate(id);
 		scenarios[key] = { id, path };
 	}
@@ -219,7 +188,7 @@ test('approval: Chromium declines → approved false; a second answer starts not
 	await page.goto(link);
 	await page.getByText('No action required').waitFor();
 	await browser.shot(`send-and-wait-${VERSION}-answered-again.png`);
-	const again = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'answer=approve' });
+	const again = await postAnswer(link, { answer: 'approve' });
 	expect(again.status).toBe(200);
 	expect(await again.text()).toContain('No action required');
 	const after = await executionOf('approval', executionId);
@@ -236,7 +205,7 @@ test('a forged link is refused and answers nothing', async () => {
 	for (const url of [forged, unsigned]) {
 		const opened = await fetch(url);
 		expect(opened.status).toBe(401);
-		const posted = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'answer=approve' });
+		const posted = await postAnswer(url, { answer: 'approve' });
 		expect(posted.status).toBe(401);
 	}
 	const page = await open(link);
