@@ -4,10 +4,14 @@ import {
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { nodeCredentials, nodeProperties, nodeSubtitle } from './actions/node.description';
 import { route } from './actions/router';
 import { searchTimelines } from './methods/listSearch';
+import { SEND_AND_WAIT_TOOLTIP, SEND_AND_WAIT_WEBHOOKS } from './sendAndWait/description';
+import { sendAndWaitWebhook } from './sendAndWait/webhook';
 
 export class TimelineNavigation implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,6 +31,10 @@ export class TimelineNavigation implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: nodeCredentials,
+		// Message → Send and Wait for Response: n8n's waiting webhooks, never registered with a
+		// service (docs/send-and-wait.md says why they need no webhookMethods).
+		webhooks: SEND_AND_WAIT_WEBHOOKS,
+		waitingNodeTooltip: SEND_AND_WAIT_TOOLTIP,
 		properties: nodeProperties,
 	};
 
@@ -36,5 +44,10 @@ export class TimelineNavigation implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this);
+	}
+
+	/** The link of a Send and Wait question: the page (GET) and the answer (POST). */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await sendAndWaitWebhook.call(this);
 	}
 }

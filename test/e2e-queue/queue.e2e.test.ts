@@ -7,10 +7,12 @@
  *  1. every example runs on a worker (executions, worker logs, the sandbox's request log);
  *  2. webhooks through the balancer: inbound -> reply, delivered and read, a wrong secret,
  *     200 distinct deliveries at 10 in flight;
- *  3. repeated deliveries, measured: one webhook process, two (round-robin, and pinned by
+ *  3. Send and Wait: the question's link through the balancer, the answer resumes the execution
+ *     on a worker, and so does Limit Wait Time (the main process's wait tracker);
+ *  4. repeated deliveries, measured: one webhook process, two (round-robin, and pinned by
  *     path at the balancer), across a restart of the webhook processes, and single mode
  *     across an n8n restart (table in .artifacts/e2e-queue/repeats.md);
- *  4. no bearer key in PostgreSQL's execution data or any process's log.
+ *  5. no bearer key in PostgreSQL's execution data or any process's log.
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -19,13 +21,14 @@ import * as path from 'node:path';
 
 import { deliveryDigest } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
 import { SandboxClient } from '../../tools/sandbox/client';
-import { queryN8nDatabase, settledExecutions } from '../../tools/n8n/database';
+import { executionsOf, queryN8nDatabase, settledExecutions } from '../../tools/n8n/database';
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData, SESSION_REQUESTS } from '../../tools/n8n/examples';
 import { freePort, startN8n, wireCredentials, type N8nInstance, type StoredCredential } from '../../tools/n8n/instance';
 import { PINNED_WEBHOOK_PATHS, startQueueCluster, type QueueCluster } from '../../tools/n8n/queue';
 import { waitFor } from '../../tools/shared/wait';
 import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';
 import { byRole, sandboxCredentials, webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
+import { postAnswer, sendAndWaitWorkflow } from '../../tools/n8n/sendAndWaitWorkflow';
 import { acrossRestart, atTheSameTime, burst, oneAfterAnother, writeRepeatReport, type RepeatResult, type RepeatTarget } from './repeats';
 import { directUrl, inboundEvent, nodeOutput, pool, post, publish, runManually, storedDigests, triggerOnlyWorkflow, workerOf } from './support';
 
@@ -223,6 +226,86 @@ describe('webhooks through the balancer', () => {
 		const forwarded = cluster.proxy.forwarded();
 		for (const w of cluster.webhooks) expect((forwarded[w.url] ?? 0) - (forwardedBefore[w.url] ?? 0)).toBeGreaterThan(0);
 		log(`[e2e-queue] 200 deliveries: executions per worker ${perWorker.join(' / ')}`);
+	});
+});
+
+describe('Send and Wait through the balancer', () => {
+	const customer = '+14155550188';
+	let ask: { id: string; url: string };
+	let timeout: { id: string; url: string };
+
+	beforeAll(async () => {
+		const messaging = creds.find((c) => c.type === 'chatAppMessagingApi')!;
+		const published = async (name: string, parameters: Record<string, unknown>) => {
+			const path = `queue-send-and-wait-${name}-${randomBytes(6).toString('hex')}`;
+			const id = await cluster.main.importWorkflow(sendAndWaitWorkflow({ name: `Send and Wait (${name})`, path, to: customer, messaging, ask: parameters }));
+			await cluster.main.activate(id);
+			return { id, url: `${cluster.proxy.url}/webhook/${path}` };
+		};
+		ask = await published('approval', { message: 'Approve the refund for order #1042?' });
+		timeout = await published('timeout', {
+			message: 'Approve within a few seconds?',
+			options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' } } },
+		});
+		await sandbox.inbound(customer, 'Hi');
+	});
+
+	/** Starts the workflow through the balancer; its waiting execution and the link in the sandbox. */
+	async function question(flow: { id: string; url: string }): Promise<{ executionId: string; link: string }> {
+		const before = new Set((await executionsOf(cluster.main, flow.id)).map((e) => e.id));
+		expect((await post(flow.url, {})).status).toBe(200);
+		const executionId = await waitFor(
+			'a waiting execution',
+			async () => (await executionsOf(cluster.main, flow.id)).find((e) => !before.has(e.id) && e.status === 'waiting')?.id,
+			{ timeoutMs: 60000 },
+		);
+		const messages = await sandbox.messages({ phone: customer });
+		const link = messages.flatMap((m) => m.links ?? []).find((l) => l.includes(`/webhook-waiting/${executionId}/`));
+		if (!link) throw new Error(`no link to execution ${executionId} in the sandbox`);
+		return { executionId, link };
+	}
+
+	/** The execution's run data once saved through to its last node. */
+	const savedRun = (id: string) =>
+		waitFor(
+			`the run data of execution ${id}`,
+			async () => {
+				const got = (await cluster.main.api('GET', `/executions/${id}?includeData=true`)).body;
+				return got?.data?.resultData?.runData?.After ? got : undefined;
+			},
+			{ timeoutMs: 30000 },
+		);
+
+	test('the link is the balancer\'s; opened and answered through it, the execution goes on and finishes on a worker; Limit Wait Time resumes it on a worker too', async () => {
+		const timedOut = await question(timeout);
+		const answered = await question(ask);
+		expect(answered.link.startsWith(`${cluster.proxy.url}/webhook-waiting/${answered.executionId}/`)).toBe(true);
+
+		const forwardedBefore = Object.values(cluster.proxy.forwarded()).reduce((a, b) => a + b, 0);
+		const opened = await fetch(answered.link);
+		expect(opened.status).toBe(200);
+		expect(await opened.text()).toContain('Approve the refund for order #1042?');
+		expect((await executionsOf(cluster.main, ask.id)).find((e) => e.id === answered.executionId)?.status).toBe('waiting');
+		const recorded = await postAnswer(answered.link, { answer: 'approve' });
+		expect(recorded.status).toBe(200);
+		expect(await recorded.text()).toContain('Your answer was recorded');
+		// Both requests went through the balancer to the webhook processes.
+		expect(Object.values(cluster.proxy.forwarded()).reduce((a, b) => a + b, 0) - forwardedBefore).toBe(2);
+
+		const [done] = (await settledExecutions(cluster.main, ask.id)).filter((e) => e.id === answered.executionId);
+		expect(done.status).toBe('success');
+		expect(workerOf(cluster.workers, done.id)).toBeDefined();
+		const execution = await savedRun(done.id);
+		expect(nodeOutput(execution, 'Ask')).toEqual([{ data: { approved: true, respondedAt: expect.any(String) } }]);
+		expect(nodeOutput(execution, 'After')).toHaveLength(1);
+
+		// The main process's wait tracker looks for due executions once a minute.
+		const [ended] = (await settledExecutions(cluster.main, timeout.id, { timeoutMs: 150_000 })).filter((e) => e.id === timedOut.executionId);
+		expect(ended.status).toBe('success');
+		expect(workerOf(cluster.workers, ended.id)).toBeDefined();
+		const timedOutData = await savedRun(ended.id);
+		expect(nodeOutput(timedOutData, 'Ask')[0].data).toBeUndefined();
+		expect(nodeOutput(timedOutData, 'After')).toHaveLength(1);
 	});
 });
 

@@ -72,6 +72,7 @@ const VALID: Record<string, ValidCall> = {
 	'message.sendLocation': { method: 'POST', path: '/v1/messages', parameters: { to: CUSTOMER, latitude: 41.9, longitude: 12.5 } },
 	'message.sendCustom': { method: 'POST', path: '/v1/messages', parameters: { to: CUSTOMER, customPayload: '{"type":"poll"}' } },
 	'message.getStatus': { method: 'GET', path: '/v1/messages/', parameters: { messageId: 'msg_1' } },
+	'message.sendAndWait': { method: 'POST', path: '/v1/messages', parameters: { to: CUSTOMER, message: 'Approve the refund?' } },
 };
 
 /** The registered operations that `covered` (keys or labels) does not cover, by label. */

@@ -10,6 +10,7 @@ import type {
 	FaultSpec,
 	FaultState,
 	InboundWebhookPayload,
+	MessageFilter,
 	RecordedRequest,
 	RequestFilter,
 	SandboxConfig,
@@ -92,6 +93,17 @@ export class SandboxClient {
 	/** The recipient reads the message: emits a `read` status webhook. */
 	async read(messageId: string): Promise<{ message_id: string; status: string; changed: boolean }> {
 		return this.call('POST', '/read', { message_id: messageId });
+	}
+
+	/**
+	 * Stored messages (outbound and inbound) in arrival order, with their links and what the
+	 * link-preview bot fetched; by default once the bot has finished.
+	 */
+	async messages(filter: MessageFilter = {}): Promise<StoredMessage[]> {
+		const query = new URLSearchParams();
+		if (filter.phone) query.set('phone', filter.phone);
+		if (filter.wait === false) query.set('wait', '0');
+		return this.call('GET', `/messages${query.size ? `?${query}` : ''}`);
 	}
 
 	/** A message as stored, including the resolved text and the original request. */

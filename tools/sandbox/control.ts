@@ -30,7 +30,7 @@ export const CONTROL_ENDPOINTS: Array<{ method: string; path: string; body?: str
 	{ method: 'GET', path: '/_sandbox', purpose: 'this list' },
 	{ method: 'POST', path: '/_sandbox/reset', purpose: 'back to the startup state (keys kept)' },
 	{ method: 'GET', path: '/_sandbox/config', purpose: 'current settings' },
-	{ method: 'POST', path: '/_sandbox/config', body: '{"timelinesListShape":"array","repeatDeliveries":1,"deliveryDelayMs":20,"webhookTimeoutMs":5000,"businessConnected":true}', purpose: 'change settings (any subset)' },
+	{ method: 'POST', path: '/_sandbox/config', body: '{"timelinesListShape":"array","repeatDeliveries":1,"deliveryDelayMs":20,"webhookTimeoutMs":5000,"businessConnected":true,"linkPreviews":true,"linkPreviewDelayMs":0}', purpose: 'change settings (any subset)' },
 	{ method: 'GET', path: '/_sandbox/webhook', purpose: 'webhook URL and headers' },
 	{ method: 'POST', path: '/_sandbox/webhook', body: '{"url":"http://127.0.0.1:5678/webhook/x","headers":{"X-Secret":"s3cret"}}', purpose: 'set (url null = none)' },
 	{ method: 'GET', path: '/_sandbox/webhooks/deliveries', purpose: 'recorded deliveries (?wait=1 waits for pending ones first)' },
@@ -40,7 +40,8 @@ export const CONTROL_ENDPOINTS: Array<{ method: string; path: string; body?: str
 	{ method: 'POST', path: '/_sandbox/contacts', body: '{"phone":"+14155550123","fields":{"first_name":"Ada"}}', purpose: 'seed or replace a contact' },
 	{ method: 'POST', path: '/_sandbox/inbound', body: '{"from":"+14155550123","text":"hi"}', purpose: 'customer writes in: opens the window, emits message.inbound' },
 	{ method: 'POST', path: '/_sandbox/read', body: '{"message_id":"msg_..."}', purpose: 'recipient reads: emits message.status read' },
-	{ method: 'GET', path: '/_sandbox/messages/{message_id}', purpose: 'stored message incl. resolved text and request' },
+	{ method: 'GET', path: '/_sandbox/messages', purpose: 'stored messages with their links and link previews (?phone=+1...; ?wait=0 skips waiting for previews)' },
+	{ method: 'GET', path: '/_sandbox/messages/{message_id}', purpose: 'stored message incl. resolved text, request, links and link previews' },
 	{ method: 'GET', path: '/_sandbox/window/{phone}', purpose: '24-hour window state of a number' },
 	{ method: 'GET', path: '/_sandbox/clock', purpose: 'sandbox time' },
 	{ method: 'POST', path: '/_sandbox/clock', body: '{"advanceMs":86400000}', purpose: 'move the sandbox clock (or {"set":"2030-01-01T00:00:00Z"})' },
@@ -94,6 +95,10 @@ export function controlRouter(d: ControlDeps): Router<'control'> {
 	add('POST', '/contacts', (ctx) => ok(d.messaging.seedContact(ctx.body), 201));
 	add('POST', '/inbound', (ctx) => ok(d.messaging.inbound(ctx.body)));
 	add('POST', '/read', (ctx) => ok(d.messaging.read(ctx.body)));
+	add('GET', '/messages', async (ctx) => {
+		if (ctx.query.wait !== '0') await d.messaging.settle();
+		return ok(d.messaging.list(typeof ctx.query.phone === 'string' ? ctx.query.phone : undefined));
+	});
 	add('GET', '/messages/:message_id', (ctx) => ok(d.messaging.stored(ctx.params.message_id)));
 	add('GET', '/window/:phone', (ctx) => ok(d.messaging.windowState(ctx.params.phone)));
 
@@ -153,5 +158,7 @@ function updateConfig(config: SandboxConfig, b: JsonObject): SandboxConfig {
 	config.deliveryDelayMs = optionalInteger(b, 'deliveryDelayMs', 0, 600_000) ?? config.deliveryDelayMs;
 	config.webhookTimeoutMs = optionalInteger(b, 'webhookTimeoutMs', 1, 600_000) ?? config.webhookTimeoutMs;
 	config.businessConnected = optionalBoolean(b, 'businessConnected') ?? config.businessConnected;
+	config.linkPreviews = optionalBoolean(b, 'linkPreviews') ?? config.linkPreviews;
+	config.linkPreviewDelayMs = optionalInteger(b, 'linkPreviewDelayMs', 0, 600_000) ?? config.linkPreviewDelayMs;
 	return { ...config };
 }

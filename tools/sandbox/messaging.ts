@@ -5,6 +5,7 @@
  */
 import type { VirtualClock } from './clock';
 import { HttpError, ok, type Reply, type Router } from './http';
+import { fetchPreview, findLinks } from './linkPreviews';
 import { newId } from './timeline';
 import type {
 	ContactFields,
@@ -75,6 +76,8 @@ export class MessagingService {
 	private messages = new Map<string, MessageRecord>();
 	/** Scheduled `delivered` transitions, so flush() can wait for them. */
 	private pendingDeliveries = new Set<Promise<void>>();
+	/** Link previews being fetched, so settle() can wait for them. */
+	private pendingPreviews = new Set<Promise<void>>();
 
 	constructor(
 		private readonly clock: VirtualClock,
@@ -104,9 +107,16 @@ export class MessagingService {
 		this.pendingDeliveries.clear();
 	}
 
-	/** Waits until every scheduled `delivered` transition has happened. */
+	/** Waits until every scheduled `delivered` transition has happened and every link preview is fetched. */
 	async settle(): Promise<void> {
-		while (this.pendingDeliveries.size > 0) await Promise.all([...this.pendingDeliveries]);
+		while (this.pendingDeliveries.size > 0 || this.pendingPreviews.size > 0) {
+			await Promise.all([...this.pendingDeliveries, ...this.pendingPreviews]);
+		}
+	}
+
+	/** Stored messages in the order they arrived, outbound and inbound; only those of `phone` when given. */
+	list(phone?: string): StoredMessage[] {
+		return [...this.messages.values()].filter((m) => phone === undefined || m.to === phone || m.from === phone).map(publicMessage);
 	}
 
 	routes(router: Router<Service>): void {
@@ -282,9 +292,11 @@ export class MessagingService {
 			...(unresolved !== undefined ? { unresolved_placeholders: unresolved } : {}),
 			...(template ? { template } : {}),
 			request: structuredClone(body),
+			links: findLinks(text ?? ''),
 		};
 		this.messages.set(message.message_id, message);
 		this.scheduleDelivery(message);
+		if (this.settings().linkPreviews) this.previewLinks(message);
 		return ok({ message_id: message.message_id, conversation_id: message.conversation_id });
 	}
 
@@ -338,6 +350,18 @@ export class MessagingService {
 	}
 
 	// ---- lifecycle ------------------------------------------------------------------
+
+	/** The preview bot: every link of the message, one after the other, right after it is accepted. */
+	private previewLinks(message: MessageRecord): void {
+		message.previews = [];
+		const delayMs = this.settings().linkPreviewDelayMs;
+		const fetching = (async () => {
+			if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+			for (const link of message.links ?? []) message.previews!.push(await fetchPreview(link));
+		})();
+		const tracked = fetching.finally(() => this.pendingPreviews.delete(tracked));
+		this.pendingPreviews.add(tracked);
+	}
 
 	private scheduleDelivery(message: MessageRecord): void {
 		let settle!: () => void;

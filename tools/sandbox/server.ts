@@ -69,6 +69,8 @@ export const DEFAULT_CONFIG: SandboxConfig = {
 	deliveryDelayMs: 20,
 	webhookTimeoutMs: 5000,
 	businessConnected: true,
+	linkPreviews: false,
+	linkPreviewDelayMs: 0,
 };
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);

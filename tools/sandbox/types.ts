@@ -156,6 +156,10 @@ export interface SandboxConfig {
 	/** Real milliseconds a webhook receiver gets to answer. */
 	webhookTimeoutMs: number;
 	businessConnected: boolean;
+	/** Fetch (GET) every http(s) link in each accepted message, as a chat app's link-preview bot does. */
+	linkPreviews: boolean;
+	/** Real milliseconds between accepting a message and the bot's first fetch (a chat app draws the preview when the message reaches the phone). */
+	linkPreviewDelayMs: number;
 }
 
 export interface WebhookConfig {
@@ -188,6 +192,32 @@ export interface StoredMessage {
 	template?: { id: string; parameters: string[] };
 	/** The send request body exactly as received (unknown fields included). */
 	request?: Record<string, unknown>;
+	/** The http(s) links in `text`, in order (outbound messages). */
+	links?: string[];
+	/** What the link-preview bot fetched, one entry per link (with the setting `linkPreviews`). */
+	previews?: LinkPreview[];
+}
+
+/** One fetch of a link by the sandbox's link-preview bot. */
+export interface LinkPreview {
+	url: string;
+	userAgent: string;
+	startedAt: string;
+	finishedAt?: string;
+	/** The status the link answered with (redirects are not followed). */
+	status?: number;
+	contentType?: string;
+	/** The page's <title>, as a preview card would show it. */
+	title?: string;
+	/** Why the fetch failed (connection refused, timeout). */
+	error?: string;
+}
+
+export interface MessageFilter {
+	/** Only messages to (or from) this number. */
+	phone?: string;
+	/** Wait until the link-preview bot has finished with every message first (default true). */
+	wait?: boolean;
 }
 
 export interface ClockState {

@@ -30,6 +30,9 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	}
 	const { label, operation: definition } = registered;
 	const service = registered.resource.service;
+	if (definition.executeOnce) {
+		return await definition.executeOnce.call(this, { label, service, settings: readRequestSettings(this, 0) });
+	}
 	const concurrency = readConcurrency(this);
 
 	const results: INodeExecutionData[][] = new Array(items.length);

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import type { CallContext } from '../transport/request';
 import type { Service } from '../transport/services';
 
@@ -19,6 +25,11 @@ export interface OperationDefinition {
 	 */
 	properties: INodeProperties[];
 	execute(this: IExecuteFunctions, call: CallContext): Promise<OperationResult>;
+	/**
+	 * When present, the router calls this once for the whole execution instead of `execute` per
+	 * item, and it returns the node's output itself (Send and Wait: one question, one wait).
+	 */
+	executeOnce?(this: IExecuteFunctions, call: Omit<CallContext, 'itemIndex'>): Promise<INodeExecutionData[][]>;
 }
 
 export interface ResourceDefinition {

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from '../../../tools/sandbox/server';
 import { HOUR, api, startReceiver, type Receiver } from '../../../tools/sandbox/testkit';
 
@@ -442,5 +444,88 @@ describe('status lookup and webhooks', () => {
 		} finally {
 			await other.close();
 		}
+	});
+});
+
+describe('link previews', () => {
+	/** A page server that records every request, as the owner of a link would see them. */
+	async function startPages() {
+		const seen: Array<{ method: string; path: string; userAgent: string }> = [];
+		const server = http.createServer((req, res) => {
+			seen.push({ method: req.method ?? '', path: req.url ?? '', userAgent: String(req.headers['user-agent']) });
+			res.writeHead(req.url === '/gone' ? 404 : 200, { 'Content-Type': 'text/html' });
+			res.end(`<html><head><title>Page ${req.url}</title></head><body>hi</body></html>`);
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		return { base, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+	}
+
+	test('every accepted message lists the links in its text; nothing is fetched while the setting is off', async () => {
+		const pages = await startPages();
+		try {
+			await sandbox.client.inbound(TO, 'hi');
+			await msg().post('/messages', text(`Answer here: ${pages.base}/a?x=1. Or (${pages.base}/b)`));
+			await msg().post('/messages', template('welcome_customer', [`${pages.base}/c`]));
+
+			const [inbound, first, second] = await sandbox.client.messages();
+			expect(inbound.direction).toBe('inbound');
+			expect(first.links).toEqual([`${pages.base}/a?x=1`, `${pages.base}/b`]);
+			expect(second.links).toEqual([`${pages.base}/c`]);
+			expect(first.previews).toBeUndefined();
+			expect(pages.seen).toEqual([]);
+		} finally {
+			await pages.close();
+		}
+	});
+
+	test('with linkPreviews on, each link of a text or template message is fetched once with GET, as a preview bot', async () => {
+		const pages = await startPages();
+		try {
+			await sandbox.client.configure({ linkPreviews: true });
+			await sandbox.client.inbound(TO, 'hi');
+			await msg().post('/messages', text(`Two links: ${pages.base}/a and ${pages.base}/gone`));
+			await msg().post('/messages', template('welcome_customer', [`${pages.base}/c`]));
+
+			const outbound = (await sandbox.client.messages({ phone: TO })).filter((m) => m.direction === 'outbound');
+			expect(pages.seen.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /a', 'GET /gone', 'GET /c']);
+			expect(pages.seen.every((r) => r.userAgent.includes('facebookexternalhit'))).toBe(true);
+			expect(outbound[0].previews?.map((p) => [p.url, p.status, p.title])).toEqual([
+				[`${pages.base}/a`, 200, 'Page /a'],
+				[`${pages.base}/gone`, 404, 'Page /gone'],
+			]);
+			expect(outbound[1].previews?.map((p) => p.status)).toEqual([200]);
+		} finally {
+			await pages.close();
+		}
+	});
+
+	test('with linkPreviewDelayMs the bot fetches only after that delay', async () => {
+		const pages = await startPages();
+		try {
+			await sandbox.client.configure({ linkPreviews: true, linkPreviewDelayMs: 300 });
+			await sandbox.client.inbound(TO, 'hi');
+			await msg().post('/messages', text(`Later: ${pages.base}/later`));
+
+			const [, early] = await sandbox.client.messages({ wait: false });
+			expect(early.previews).toEqual([]);
+			expect(pages.seen).toEqual([]);
+			const [, late] = await sandbox.client.messages();
+			expect(late.previews?.map((p) => p.status)).toEqual([200]);
+			expect(pages.seen.map((r) => r.path)).toEqual(['/later']);
+		} finally {
+			await pages.close();
+		}
+	});
+
+	test('a link nobody answers is recorded with the error, and reset turns the setting off again', async () => {
+		await sandbox.client.configure({ linkPreviews: true });
+		await sandbox.client.inbound(TO, 'hi');
+		await msg().post('/messages', text('Dead link: http://127.0.0.1:9/nothing'));
+
+		const [, sent] = await sandbox.client.messages();
+		expect(sent.previews).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:9/nothing', error: expect.stringMatching(/ECONNREFUSED/) })]);
+		await sandbox.client.reset();
+		expect((await sandbox.client.config()).linkPreviews).toBe(false);
 	});
 });

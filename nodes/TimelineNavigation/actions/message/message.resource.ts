@@ -1,5 +1,6 @@
 import type { ResourceDefinition } from '../types';
 import { getStatus } from './getStatus.operation';
+import { sendAndWait } from './sendAndWait.operation';
 import { sendCustom } from './sendCustom.operation';
 import { sendLocation } from './sendLocation.operation';
 import { sendMedia } from './sendMedia.operation';
@@ -11,5 +12,5 @@ export const messageResource: ResourceDefinition = {
 	name: 'Message',
 	service: 'messaging',
 	defaultOperation: 'sendTemplate',
-	operations: [getStatus, sendCustom, sendLocation, sendMedia, sendTemplate, sendText],
+	operations: [getStatus, sendAndWait, sendCustom, sendLocation, sendMedia, sendTemplate, sendText],
 };

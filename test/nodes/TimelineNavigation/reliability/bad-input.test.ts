@@ -2,7 +2,7 @@
 // too long, expressions that resolve to null or nothing. Each fails before any request (the
 // sandbox log stays empty) with an error naming the field, the value and the item. Path
 // parameters shaped like paths, queries or fragments are encoded into their own segment.
-import type { IDataObject } from 'n8n-workflow';
+import { SEND_AND_WAIT_OPERATION, type IDataObject } from 'n8n-workflow';
 import { CUSTOMER, useSandbox } from '../../../support/node-support';
 import { operationCase, requireEveryOperation, listedParameters } from '../../../support/operation-cases';
 
@@ -111,6 +111,8 @@ const CASES: BadInput[] = [
 	{ op: 'Message → Send Custom', what: 'an empty JSON object', overrides: { customPayload: '{}' }, field: 'Custom Payload (JSON)', shown: '"{}"', expected: /at least one field/ },
 	{ op: 'Message → Send Custom', what: 'broken JSON', overrides: { customPayload: 'type=poll' }, field: 'Custom Payload (JSON)', shown: '"type=poll"', expected: /not valid JSON/ },
 	{ op: 'Message → Get Status', what: 'empty message ID', overrides: { messageId: '={{ "" }}' }, field: 'Message ID', shown: '""', expected: REQUIRED },
+	{ op: 'Message → Send and Wait for Response', what: 'a number without +', overrides: { to: '14155550123' }, field: 'To', shown: '"14155550123"', expected: E164 },
+	{ op: 'Message → Send and Wait for Response', what: 'an empty question', overrides: { message: '={{ "" }}' }, field: 'Message', shown: '""', expected: REQUIRED },
 ];
 
 // Every registered operation has at least one bad-input case, or this suite fails to load.
@@ -124,10 +126,12 @@ describe('bad input fails before any request, naming the field, the value and th
 		const op = operationCase(c.op);
 		await ctx.sandbox.client.inbound(CUSTOMER, 'hi');
 		await ctx.sandbox.client.clearRequests();
-		const result = await ctx.runCase(op, c.overrides, [{}, {}], { continueOnFail: true });
+		// Send and Wait asks one question per execution, built from the first item.
+		const items = op.operation === SEND_AND_WAIT_OPERATION ? [{}] : [{}, {}];
+		const result = await ctx.runCase(op, c.overrides, items, { continueOnFail: true });
 
 		expect(result.error).toBeUndefined();
-		expect(result.output).toHaveLength(2);
+		expect(result.output).toHaveLength(items.length);
 		result.output.forEach((json, itemIndex) => {
 			expect(json.error).toMatch(new RegExp(`^Invalid ${escape(c.field)} in item ${itemIndex}: got ${escape(c.shown)}, `));
 			expect(json.error).toMatch(c.expected);
