@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 
 import { SandboxClient } from '../sandbox/client';
 import type { N8nInstance } from '../n8n/instance';
+import { waitFor } from '../shared/wait';
 import { runLoad, type LoadResult } from './load';
 import { MemorySampler, type MemoryPeak } from './memory';
 import { NODE_UNDER_TEST } from './workflows';
@@ -154,13 +155,17 @@ export async function runN8nSend(
 		body: JSON.stringify({ items }),
 	});
 	await res.text();
-	let exec: ExecutionSummary | undefined;
-	for (let i = 0; i < 600 && !exec; i++) {
-		exec = (await executionsAfter(n8n, variant.workflowId!, before)).find(isDone);
-		if (!exec) await sleep(100);
+	let exec: ExecutionSummary;
+	let memory: MemoryPeak | undefined;
+	try {
+		exec = await waitFor(
+			`${variant.label}: a finished execution after the webhook call (HTTP ${res.status})`,
+			async () => (await executionsAfter(n8n, variant.workflowId!, before)).find(isDone),
+			{ timeoutMs: 60000, intervalMs: 100 },
+		);
+	} finally {
+		memory = sampler.stop();
 	}
-	const memory = sampler.stop();
-	if (!exec) throw new Error(`${variant.label}: no finished execution after the webhook call (HTTP ${res.status})`);
 	const full = (await n8n.api('GET', `/executions/${exec.id}?includeData=true`)).body;
 	const nodeRun = full.data?.resultData?.runData?.[NODE_UNDER_TEST]?.[0];
 	const outputItems: number = nodeRun?.data?.main?.[0]?.length ?? 0;
@@ -287,16 +292,21 @@ export async function runWebhook(
 	let list: ExecutionSummary[] = [];
 	let lastCount = -1;
 	let lastChange = Date.now();
-	for (;;) {
-		list = await executionsAfter(n8n, variant.workflowId, before);
-		const done = list.filter(isDone).length;
-		if (done >= count) break;
-		if (done !== lastCount) {
-			lastCount = done;
-			lastChange = Date.now();
-		} else if (Date.now() - lastChange > stallMs) break;
-		await sleep(250);
-	}
+	await waitFor(
+		`${count} finished executions of ${variant.label}`,
+		async () => {
+			list = await executionsAfter(n8n, variant.workflowId, before);
+			const done = list.filter(isDone).length;
+			if (done >= count) return true;
+			if (done !== lastCount) {
+				lastCount = done;
+				lastChange = Date.now();
+				return false;
+			}
+			return Date.now() - lastChange > stallMs;
+		},
+		{ timeoutMs: Infinity, intervalMs: 250 },
+	);
 	const memory = sampler.stop();
 	const other: Record<string, number> = {};
 	let success = 0;

@@ -13,10 +13,10 @@
  * changes the number of workers once).
  */
 import * as path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 import { CREDENTIAL_TYPES, type N8nInstance, type StoredCredential } from '../n8n/instance';
 import { startQueueCluster, type QueueCluster } from '../n8n/queue';
+import { waitFor } from '../shared/wait';
 import { runLoad } from './load';
 import {
 	executionsAfter,
@@ -124,11 +124,14 @@ async function parallelItems(target: Target, sandbox: SandboxProcess, cfg: Queue
 		body: { items: items.slice(i * per, (i + 1) * per) },
 	}));
 	let done: Awaited<ReturnType<typeof executionsAfter>> = [];
-	for (let i = 0; i < 1200; i++) {
-		done = (await executionsAfter(target.n8n, target.send.workflowId, before)).filter(isDone);
-		if (done.length >= cfg.parallel) break;
-		await sleep(250);
-	}
+	await waitFor(
+		`${cfg.parallel} finished executions`,
+		async () => {
+			done = (await executionsAfter(target.n8n, target.send.workflowId, before)).filter(isDone);
+			return done.length >= cfg.parallel;
+		},
+		{ timeoutMs: 300000, intervalMs: 250 },
+	).catch(() => undefined); // what is missing then is reported as a problem below
 	const lastStop = Math.max(...done.map((e) => Date.parse(e.stoppedAt ?? '')));
 	const received = await sandbox.client.requests({ method: 'POST', path: '/v1/messages' });
 	const problems: string[] = [];

@@ -1,0 +1,93 @@
+/** The bench's settings: flags or environment variables (`npm run bench -- --help`). */
+import * as path from 'node:path';
+
+import { ARTIFACTS_DIR } from '../n8n/runtime';
+
+/** The parts `--only` chooses from, in the order they run. */
+export const PARTS = ['sends', 'timeline', 'webhooks', 'sandbox', 'secrets', 'queue'];
+
+export interface Config {
+	items: number;
+	deliveries: number;
+	rounds: number;
+	concurrency: number;
+	webhookConcurrency: number;
+	/** Deliveries per queue-mode run (part "queue"). */
+	queueDeliveries: number;
+	/** Executions the items are split over in the queue-mode part. */
+	queueParallel: number;
+	recipients: number;
+	only: Set<string>;
+	/** Webhook receivers to run (keys), all by default: for profiling one at a time. */
+	webhookVariants?: Set<string>;
+	profile: boolean;
+	/** N8N_EXPRESSION_ENGINE for n8n (default: n8n's own default, 'vm' in 2.41). */
+	expressionEngine?: string;
+	outDir: string;
+}
+
+export const HELP = `npm run bench [-- options]    (each option also as an environment variable)
+  --items=N                 BENCH_ITEMS                items per send execution (2000)
+  --deliveries=M            BENCH_DELIVERIES           webhook deliveries per run (1000)
+  --rounds=R                BENCH_ROUNDS               rounds; medians are reported (3)
+  --concurrency=C           BENCH_CONCURRENCY          requests in flight for the plain loop, and the
+                                                       node's default it is compared with (10)
+  --webhook-concurrency=W   BENCH_WEBHOOK_CONCURRENCY  deliveries in flight (20)
+  --queue-deliveries=Q      BENCH_QUEUE_DELIVERIES     deliveries per run in the queue part (400)
+  --queue-parallel=P        BENCH_QUEUE_PARALLEL       executions the items are split over there (4)
+  --only=sends,timeline,webhooks,sandbox,secrets,queue  BENCH_ONLY  parts to run (all; queue: single
+                                                       mode vs queue mode with 2 and 1 workers, ~16 min)
+  --webhook-variants=LIST    BENCH_WEBHOOK_VARIANTS     receivers to run, of trigger, webhook (n8n's defaults),
+                                                       triggerLazy, webhookLazy (lazy isolate acquisition),
+                                                       triggerV1 (saved workflows' version 1), triggerNoDedupe,
+                                                       triggerNoDedupeLazy (default: all but triggerV1 and triggerNoDedupe)
+  --expression-engine=E     BENCH_EXPRESSION_ENGINE    n8n's N8N_EXPRESSION_ENGINE (vm, legacy; default:
+                                                       n8n's default, vm in 2.41)
+  --profile                 BENCH_PROFILE=1            write n8n's CPU profile (--cpu-prof) under
+                                                       .artifacts/bench/profile/ and summarise it`;
+
+export function readConfig(argv: string[]): Config {
+	const flags = new Map<string, string>();
+	for (const arg of argv) {
+		if (arg === '--help' || arg === '-h') {
+			console.log(HELP);
+			process.exit(0);
+		}
+		const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
+		if (!m) throw new Error(`unknown argument ${arg}\n${HELP}`);
+		flags.set(m[1], m[2] ?? 'true');
+	}
+	const pick = (flag: string, env: string, def: string) => flags.get(flag) ?? process.env[env] ?? def;
+	const int = (flag: string, env: string, def: number, min = 1) => {
+		const raw = pick(flag, env, String(def));
+		const n = Number(raw);
+		if (!Number.isInteger(n) || n < min) throw new Error(`--${flag} / ${env} must be a whole number >= ${min}, got "${raw}"`);
+		return n;
+	};
+	const only = pick('only', 'BENCH_ONLY', PARTS.join(','))
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean);
+	for (const part of only) {
+		if (!PARTS.includes(part)) throw new Error(`--only: unknown part "${part}"`);
+	}
+	return {
+		items: int('items', 'BENCH_ITEMS', 2000),
+		deliveries: int('deliveries', 'BENCH_DELIVERIES', 1000),
+		rounds: int('rounds', 'BENCH_ROUNDS', 3),
+		concurrency: int('concurrency', 'BENCH_CONCURRENCY', 10),
+		webhookConcurrency: int('webhook-concurrency', 'BENCH_WEBHOOK_CONCURRENCY', 20),
+		queueDeliveries: int('queue-deliveries', 'BENCH_QUEUE_DELIVERIES', 400),
+		queueParallel: int('queue-parallel', 'BENCH_QUEUE_PARALLEL', 4),
+		recipients: 50,
+		only: new Set(only),
+		webhookVariants: new Set(
+			pick('webhook-variants', 'BENCH_WEBHOOK_VARIANTS', 'trigger,webhook,triggerLazy,webhookLazy,triggerNoDedupeLazy')
+				.split(',')
+				.map((s) => s.trim()),
+		),
+		expressionEngine: pick('expression-engine', 'BENCH_EXPRESSION_ENGINE', '') || undefined,
+		profile: /^(1|true|yes)$/i.test(pick('profile', 'BENCH_PROFILE', 'false')),
+		outDir: path.join(ARTIFACTS_DIR, 'bench'),
+	};
+}

@@ -1,0 +1,153 @@
+/**
+ * What the parts of a bench run share: the services they measure (the sandbox in its own
+ * process, n8n with its defaults and, for the webhooks, a second n8n with lazy isolate
+ * acquisition), the credentials in n8n, the recipients, and the shape every part has.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { CREDENTIAL_TYPES, freePort, startN8n, type N8nInstance, type StoredCredential } from '../n8n/instance';
+import { N8N_VERSION, NODE_VERSION } from '../n8n/runtime';
+import { CEILING_CREDENTIAL_TYPE, CEILING_PACKAGE, packCeilingPackage } from './ceiling/pack';
+import type { Config } from './config';
+import type { SandboxProcess } from './measure';
+import type { BenchResults } from './report';
+import { nodeVersions } from './workflows';
+
+export const log = (line: string) => process.stderr.write(line + '\n');
+
+/**
+ * One part of the bench: its workflows are set up before the warm-up, it is measured once per
+ * round (the parts take turns within a round), and its medians go into the results at the end.
+ */
+export interface BenchPart {
+	warmUp(): Promise<void>;
+	round(round: number): Promise<void>;
+	report(results: BenchResults): void;
+}
+
+/** The processes a run starts, filled in as they start so an interrupt can stop what exists. */
+export interface Services {
+	sandbox: SandboxProcess;
+	n8n?: N8nInstance;
+	/** A second n8n for the webhooks, with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true. */
+	n8nLazy?: N8nInstance;
+}
+
+export async function stopServices(services: Services): Promise<void> {
+	await services.n8n?.stop().catch(() => undefined);
+	await services.n8nLazy?.stop().catch(() => undefined);
+	await services.sandbox.stop().catch(() => undefined);
+}
+
+export interface BenchCredentials {
+	messaging: StoredCredential;
+	timeline: StoredCredential;
+	bearerMessaging: StoredCredential;
+	bearerTimeline: StoredCredential;
+	ceilingMessaging: StoredCredential;
+	ceilingTimeline: StoredCredential;
+}
+
+export interface BenchContext {
+	cfg: Config;
+	sandbox: SandboxProcess;
+	n8n: N8nInstance;
+	n8nLazy?: N8nInstance;
+	credentials: BenchCredentials;
+	/** Recipients whose 24-hour window is open (re-opened every round by openWindows). */
+	recipients: string[];
+	openWindows(): Promise<void>;
+	/** When the run started: tags this run's webhook deliveries. */
+	started: number;
+}
+
+/** Starts the n8n instances the chosen parts need, imports the credentials, opens the windows. */
+export async function startBench(cfg: Config, services: Services, profileDir: string, started: number): Promise<BenchContext> {
+	const { sandbox } = services;
+	const env: Record<string, string> = {};
+	if (cfg.expressionEngine) env.N8N_EXPRESSION_ENGINE = cfg.expressionEngine;
+	if (cfg.profile) {
+		fs.rmSync(profileDir, { recursive: true, force: true });
+		fs.mkdirSync(profileDir, { recursive: true });
+		env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
+	}
+	const startBenchN8n = async (logName: string, extraEnv: Record<string, string> = {}) =>
+		await startN8n({
+			port: await freePort(),
+			log,
+			logFile: path.join(cfg.outDir, logName),
+			env: { ...env, ...extraEnv },
+			// For experiments: install this packed package instead of packing the checkout.
+			packageTarball: process.env.BENCH_TARBALL || undefined,
+			// The ceiling fixture, next to this package (never part of its dist).
+			extraPackages: [{ name: CEILING_PACKAGE.name, tarball: packCeilingPackage(path.join(cfg.outDir, 'ceiling')) }],
+		});
+	const n8n = (services.n8n = await startBenchN8n('n8n.log'));
+	if (cfg.only.has('webhooks') && [...(cfg.webhookVariants ?? [])].some((key) => key.endsWith('Lazy'))) {
+		services.n8nLazy = await startBenchN8n('n8n-lazy-acquire.log', { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' });
+	}
+
+	const [messaging, timeline, bearerMessaging, bearerTimeline, ceilingMessaging, ceilingTimeline] = await n8n.importCredentials([
+		{ name: 'Bench messaging', type: CREDENTIAL_TYPES.messaging, data: { baseUrl: sandbox.url, apiKey: sandbox.messagingKey } },
+		{ name: 'Bench timeline', type: CREDENTIAL_TYPES.timeline, data: { baseUrl: sandbox.url, accessToken: sandbox.timelineKey } },
+		{ name: 'Bench bearer (messaging)', type: 'httpBearerAuth', data: { token: sandbox.messagingKey } },
+		{ name: 'Bench bearer (timeline)', type: 'httpBearerAuth', data: { token: sandbox.timelineKey } },
+		{ name: 'Bench ceiling (messaging)', type: CEILING_CREDENTIAL_TYPE, data: { baseUrl: sandbox.url, apiKey: sandbox.messagingKey } },
+		{ name: 'Bench ceiling (timeline)', type: CEILING_CREDENTIAL_TYPE, data: { baseUrl: sandbox.url, apiKey: sandbox.timelineKey } },
+	]);
+
+	const recipients = Array.from({ length: cfg.recipients }, (_, i) => `+1415555${String(1000 + i).padStart(4, '0')}`);
+	const openWindows = async () => {
+		for (const r of recipients) await sandbox.client.inbound(r, 'hi');
+	};
+	await openWindows();
+	return {
+		cfg,
+		sandbox,
+		n8n,
+		n8nLazy: services.n8nLazy,
+		credentials: { messaging, timeline, bearerMessaging, bearerTimeline, ceilingMessaging, ceilingTimeline },
+		recipients,
+		openWindows,
+		started,
+	};
+}
+
+function machine(n8nVersion: string, nodeVersion: string) {
+	const cpu = os.cpus()[0]?.model ?? 'unknown';
+	return {
+		nproc: os.availableParallelism?.() ?? os.cpus().length,
+		memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+		cpuModel: cpu.trim(),
+		os: `${os.type()} ${os.release()} ${os.arch()}`,
+		loadAverageAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100),
+		benchNode: process.version,
+		n8nNode: `v${nodeVersion}`,
+		n8nVersion,
+	};
+}
+
+/** The results before any part reported: the machine and the settings. */
+export function emptyResults(cfg: Config, runtime: { n8nVersion?: string; nodeVersion?: string }): BenchResults {
+	return {
+		date: new Date().toISOString(),
+		machine: machine(runtime.n8nVersion ?? N8N_VERSION, runtime.nodeVersion ?? NODE_VERSION),
+		config: {
+			items: cfg.items,
+			deliveries: cfg.deliveries,
+			rounds: cfg.rounds,
+			concurrency: cfg.concurrency,
+			webhookConcurrency: cfg.webhookConcurrency,
+			recipients: cfg.recipients,
+			expressionEngine: cfg.expressionEngine ?? "n8n's default (vm)",
+			nodeVersions: nodeVersions(),
+		},
+		sends: {},
+		webhooks: undefined,
+		sandbox: undefined,
+		targets: [],
+		notes: [],
+	};
+}

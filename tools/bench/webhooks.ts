@@ -1,0 +1,118 @@
+/**
+ * The "webhooks" part: M deliveries at a fixed concurrency to this trigger and to n8n's Webhook
+ * node (both answering at once), in the n8n with its default settings and in the one with lazy
+ * isolate acquisition; every execution counted through the public API.
+ */
+import type { N8nInstance } from '../n8n/instance';
+import { waitFor } from '../shared/wait';
+import { log, type BenchContext, type BenchPart } from './context';
+import { median, rotate, runWebhook, type WebhookRun, type WebhookVariant as MeasuredWebhookVariant } from './measure';
+import { staticDataBytes } from './staticData';
+import { nodeVersions, triggerWorkflow, webhookNodeWorkflow } from './workflows';
+
+/** A webhook receiver of this bench, in the n8n of its settings. */
+interface WebhookVariant extends MeasuredWebhookVariant {
+	/** The n8n it runs in: n8n's defaults or lazy isolate acquisition. */
+	n8n: N8nInstance;
+	settings: 'defaults' | 'lazy';
+}
+
+/** Imports and activates the receivers chosen with --webhook-variants. */
+async function setUpReceivers(ctx: BenchContext): Promise<WebhookVariant[]> {
+	const variants: WebhookVariant[] = [];
+	const wanted = (key: string) => ctx.cfg.webhookVariants?.has(key) ?? false;
+	const addReceiver = async (key: string, label: string, settings: WebhookVariant['settings'], wf: ReturnType<typeof triggerWorkflow>, webhookPath: string) => {
+		if (!wanted(key)) return;
+		const instance = settings === 'lazy' ? ctx.n8nLazy! : ctx.n8n;
+		const id = await instance.importWorkflow(wf);
+		await instance.activate(id);
+		variants.push({ key, label, n8n: instance, settings, workflowId: id, url: `${instance.webhookBaseUrl}/${webhookPath}` });
+	};
+	const addTrigger = async (key: string, label: string, settings: WebhookVariant['settings'], dedupe: boolean, version?: number) => {
+		const wf = triggerWorkflow(`Bench webhooks: ${label}`, dedupe, version);
+		await addReceiver(key, label, settings, wf, `${wf.nodes[0].webhookId}/chat-app`);
+	};
+	const addWebhookNode = async (key: string, label: string, settings: WebhookVariant['settings']) =>
+		await addReceiver(key, label, settings, webhookNodeWorkflow(`Bench webhooks: ${label}`, `bench-${key}`), `bench-${key}`);
+	const triggerVersion = nodeVersions().trigger;
+	await addTrigger('trigger', `this trigger ${triggerVersion} (defaults: Ignore Repeated Deliveries on)`, 'defaults', true);
+	await addWebhookNode('webhook', "n8n's Webhook node (Respond: Immediately)", 'defaults');
+	await addTrigger('triggerLazy', `this trigger ${triggerVersion}, lazy isolate acquisition`, 'lazy', true);
+	await addWebhookNode('webhookLazy', "n8n's Webhook node, lazy isolate acquisition", 'lazy');
+	await addTrigger('triggerV1', 'this trigger at version 1 (saved workflows)', 'defaults', true, 1);
+	await addTrigger('triggerNoDedupe', `this trigger ${triggerVersion}, Ignore Repeated Deliveries off`, 'defaults', false);
+	await addTrigger('triggerNoDedupeLazy', `this trigger ${triggerVersion}, Ignore Repeated Deliveries off, lazy isolate acquisition`, 'lazy', false);
+	return variants;
+}
+
+export async function setUpWebhookPart(ctx: BenchContext): Promise<BenchPart> {
+	const { cfg } = ctx;
+	const variants = await setUpReceivers(ctx);
+	const runsByKey = new Map<string, WebhookRun[]>(variants.map((v) => [v.key, []]));
+	return {
+		async warmUp() {
+			for (const v of variants) {
+				let attempt = 0;
+				let last: WebhookRun | undefined;
+				await waitFor(
+					() => `${v.label}: warm-up deliveries without loss (last answers: ${JSON.stringify(last?.statuses)})`,
+					async () => {
+						last = await runWebhook(v.n8n, v, 50, cfg.webhookConcurrency, 0, `warm${attempt++}`);
+						return last.nothingLost;
+					},
+					{ timeoutMs: 60000, intervalMs: 1000 },
+				);
+			}
+		},
+		async round(round) {
+			for (const v of rotate(variants, round - 1)) {
+				const r = await runWebhook(v.n8n, v, cfg.deliveries, cfg.webhookConcurrency, round, `r${round}_${ctx.started}`);
+				runsByKey.get(v.key)!.push(r);
+				log(
+					`[bench]   webhooks ${v.label}: ${r.acceptedPerSecond.toFixed(0)} accepted/s, p50 ${r.p50Ms.toFixed(1)} ms, ` +
+						`p99 ${r.p99Ms.toFixed(1)} ms, ${r.executions.success}/${cfg.deliveries} executions succeeded, ` +
+						`processed ${r.processedPerSecond.toFixed(0)}/s, n8n peak ${r.memory.totalMb} MB${r.nothingLost ? '' : '  LOST/FAILED'}`,
+				);
+			}
+		},
+		report(results) {
+			if (!variants.length) return;
+			const rows = variants.map((v) => {
+				const runs = runsByKey.get(v.key)!;
+				const isTrigger = v.key.startsWith('trigger');
+				return {
+					key: v.key,
+					label: v.label,
+					settings: v.settings,
+					acceptedPerSecond: median(runs.map((r) => r.acceptedPerSecond)),
+					// The throughput compared: deliveries whose execution finished, per second. A receiver
+					// that answers before n8n starts the execution accepts faster than it processes.
+					min: Math.min(...runs.map((r) => r.processedPerSecond)),
+					max: Math.max(...runs.map((r) => r.processedPerSecond)),
+					p50Ms: median(runs.map((r) => r.p50Ms)),
+					p99Ms: median(runs.map((r) => r.p99Ms)),
+					processedPerSecond: median(runs.map((r) => r.processedPerSecond)),
+					executionsSucceeded: runs.map((r) => r.executions.success),
+					nothingLost: runs.every((r) => r.nothingLost),
+					peakMemoryMb: Math.max(...runs.map((r) => r.memory.totalMb)),
+					peakMainMb: Math.max(...runs.map((r) => r.memory.mainMb)),
+					// What the trigger's repeat memory stores once every round's deliveries went through.
+					staticDataBytes: isTrigger ? staticDataBytes(v.n8n, v.workflowId) : undefined,
+					runs,
+				};
+			});
+			const by = (k: string) => rows.find((r) => r.key === k)?.processedPerSecond ?? NaN;
+			results.webhooks = {
+				deliveries: cfg.deliveries,
+				concurrency: cfg.webhookConcurrency,
+				rows,
+				ratios: {
+					triggerOverWebhook: by('trigger') / by('webhook'),
+					triggerLazyOverWebhookLazy: by('triggerLazy') / by('webhookLazy'),
+					triggerV1OverWebhook: by('triggerV1') / by('webhook'),
+					triggerNoDedupeOverWebhook: by('triggerNoDedupe') / by('webhook'),
+				},
+			};
+		},
+	};
+}
