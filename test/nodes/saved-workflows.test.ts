@@ -1,0 +1,40 @@
+// Workflows saved with each released version keep doing what they did: every fixture of every
+// release (test/fixtures/saved-workflows/<release>/) runs on the current code and must send the
+// same requests, in the same order, and (for the trigger) answer each delivery the same way and
+// output the same items. A failure here means a saved workflow would now behave differently:
+// restore the old behaviour for that node version and put the change in a new node version
+// (docs/changing-parameters.md). Never regenerate a released folder to make this pass.
+import { startSandbox, type Sandbox } from '../../tools/sandbox/server';
+import { readFixtures, releasesWithFixtures } from '../support/saved-workflows';
+import { runFixture } from '../support/saved-workflows-run';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => sandbox.close());
+
+const releases = releasesWithFixtures();
+
+it('has the fixtures of at least the first release', () => {
+	expect(releases).toContain('0.1.0');
+});
+
+describe.each(releases)('workflows saved with %s', (release) => {
+	const fixtures = readFixtures(release);
+
+	it('cover both nodes at every version the release shipped', () => {
+		const versions = new Set(fixtures.flatMap(({ fixture }) => fixture.workflow.nodes.map((node) => `${node.type}@${node.typeVersion}`)));
+		for (const type of ['timelineNavigation', 'chatAppMessagingTrigger']) {
+			expect([...versions].filter((entry) => entry.includes(`.${type}@`)).length).toBeGreaterThan(0);
+		}
+	});
+
+	it.each(fixtures.map(({ id, fixture }) => [id, fixture] as const))('%s runs as it did', async (_id, fixture) => {
+		const run = await runFixture(fixture, sandbox);
+
+		expect(run.requests).toEqual(fixture.expected.requests);
+		expect(run.deliveries).toEqual(fixture.expected.deliveries);
+		expect(run.error).toEqual(fixture.expected.error);
+	});
+});
