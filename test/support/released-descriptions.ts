@@ -6,7 +6,14 @@
 // optional fields and option values may be added; anything else needs a new node version.
 import type { IDataObject, INode, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
-import { asShown, descriptionViews, type DescriptionViews } from '../nodes/TimelineNavigation/description/views';
+import {
+	asShown,
+	descriptionViews,
+	expandOperations,
+	shareFields,
+	type ApprovedDescription,
+	type DescriptionViews,
+} from '../nodes/TimelineNavigation/description/views';
 import { getPackage, TRIGGER_NODE_TYPE } from './harness';
 import { NODE_TYPE } from './node-support';
 
@@ -14,8 +21,11 @@ export const RELEASED_NODE_TYPES = [NODE_TYPE, TRIGGER_NODE_TYPE] as const;
 
 export interface ReleasedDescriptions {
 	release: string;
-	/** node type → node version → what that version shows, operation by operation. */
-	nodes: Record<string, Record<string, DescriptionViews>>;
+	/**
+	 * node type → node version → what that version shows, operation by operation (the trigger's
+	 * fields under "(all)"), each field shown the same way by several operations written once.
+	 */
+	nodes: Record<string, Record<string, ApprovedDescription>>;
 }
 
 const ALL_OPERATIONS = '(all)';
@@ -58,15 +68,22 @@ export function viewsAtVersion(description: INodeTypeDescription, version: numbe
 	};
 }
 
+/** The versions a node declares: a versioned node type's keys, or its description's list. */
+export async function declaredVersions(type: string): Promise<number[]> {
+	const node = (await getPackage()).nodeTypes.getByName(type);
+	if ('nodeVersions' in node) return Object.keys(node.nodeVersions).map(Number).sort((a, b) => a - b);
+	return [node.description.version].flat();
+}
+
 /** Every declared version of every node, as the current code describes it. */
 export async function releasedDescriptions(release: string): Promise<ReleasedDescriptions> {
 	const pkg = await getPackage();
 	const nodes: ReleasedDescriptions['nodes'] = {};
 	for (const type of RELEASED_NODE_TYPES) {
-		const versions = [pkg.nodeTypes.getByName(type).description.version].flat();
+		const versions = await declaredVersions(type);
 		nodes[type] = {};
 		for (const version of versions) {
-			nodes[type][String(version)] = viewsAtVersion(pkg.nodeTypes.getByNameAndVersion(type, version).description, version);
+			nodes[type][String(version)] = shareFields(viewsAtVersion(pkg.nodeTypes.getByNameAndVersion(type, version).description, version));
 		}
 	}
 	return { release, nodes };
@@ -169,4 +186,21 @@ export function nodeChanges(where: string, released: IDataObject, current: IData
 		.map((key) => `${where}: ${key} was ${canonical(before[key])}, is now ${canonical(after[key])}`);
 }
 
-export { ALL_OPERATIONS };
+/**
+ * Everything a workflow saved with `released` would notice in the current description of
+ * `type` at `version`, each naming the node version, the operation and the field.
+ */
+export async function changesSinceRelease(type: string, version: string, released: ApprovedDescription): Promise<string[]> {
+	const pkg = await getPackage();
+	const node = pkg.nodeTypes.getByName(type);
+	const label = `${node.description.displayName} version ${version}`;
+	if (!(await declaredVersions(type)).map(String).includes(version)) return [`${label}: the version is no longer declared`];
+	const current = viewsAtVersion(pkg.nodeTypes.getByNameAndVersion(type, Number(version)).description, Number(version));
+	const releasedOperations = expandOperations(released);
+	return [
+		...nodeChanges(label, released.node, current.node),
+		...Object.entries(releasedOperations).flatMap(([operation, fields]) =>
+			operationChanges(operation === ALL_OPERATIONS ? label : `${label}, ${operation}`, fields, current.operations[operation]),
+		),
+	];
+}
