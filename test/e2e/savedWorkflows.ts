@@ -78,7 +78,7 @@ function withWebhookStart(workflow: WorkflowJson, path: string): WorkflowJson {
 					type: 'n8n-nodes-base.webhook',
 					typeVersion: 2,
 					webhookId: path,
-					parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} },
+					parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
 				}
 			: node,
 	);
