@@ -4,8 +4,11 @@
 // output the same items. A failure here means a saved workflow would now behave differently:
 // restore the old behaviour for that node version and put the change in a new node version
 // (docs/changing-parameters.md). Never regenerate a released folder to make this pass.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../tools/sandbox/server';
-import { readFixtures, releasesWithFixtures } from '../support/saved-workflows';
+import type { ReleasedDescriptions } from '../support/released-descriptions';
+import { readFixtures, releasesWithFixtures, SAVED_WORKFLOWS_DIR } from '../support/saved-workflows';
 import { runFixture } from '../support/saved-workflows-run';
 
 let sandbox: Sandbox;
@@ -23,11 +26,12 @@ it('has the fixtures of at least the first release', () => {
 describe.each(releases)('workflows saved with %s', (release) => {
 	const fixtures = readFixtures(release);
 
-	it('cover both nodes at every version the release shipped', () => {
-		const versions = new Set(fixtures.flatMap(({ fixture }) => fixture.workflow.nodes.map((node) => `${node.type}@${node.typeVersion}`)));
-		for (const type of ['timelineNavigation', 'chatAppMessagingTrigger']) {
-			expect([...versions].filter((entry) => entry.includes(`.${type}@`)).length).toBeGreaterThan(0);
-		}
+	it('cover every version of both nodes the release shipped', () => {
+		const shipped: ReleasedDescriptions = JSON.parse(readFileSync(join(SAVED_WORKFLOWS_DIR, release, 'description.json'), 'utf8'));
+		const saved = new Set(fixtures.flatMap(({ fixture }) => fixture.workflow.nodes.map((node) => `${node.type}@${node.typeVersion}`)));
+		const versions = Object.entries(shipped.nodes).flatMap(([type, byVersion]) => Object.keys(byVersion).map((version) => `${type}@${version}`));
+		expect(versions.length).toBeGreaterThanOrEqual(4); // both nodes at 1 and 1.1 from 0.1.0 on
+		expect(versions.filter((version) => !saved.has(version))).toEqual([]);
 	});
 
 	it.each(fixtures.map(({ id, fixture }) => [id, fixture] as const))('%s runs as it did', async (_id, fixture) => {
