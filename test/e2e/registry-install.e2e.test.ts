@@ -5,7 +5,10 @@
  * N8N_COMMUNITY_PACKAGES_REGISTRY, pointed at it. Through the REST calls the Settings page
  * makes: install the built version, the nodes load and a workflow runs against the sandbox; the
  * next patch version is published and the update installs it over the old one; the page lists
- * it (screenshot); uninstall removes the nodes. How that n8n is set up: communityNodes.ts.
+ * it (screenshot); uninstall removes the nodes. Saved-workflow fixtures (Send Template at
+ * version 1 with its earlier list and at 1.1, a timeline chain, the trigger and its reply) run
+ * before and after the update with the requests they recorded (savedWorkflows.ts). How that n8n
+ * is set up: communityNodes.ts.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -29,6 +32,7 @@ import {
 	type InstalledPackage,
 } from './communityNodes';
 import { env } from './support';
+import { activateFixture, newestFixtures, UPDATE_FIXTURES, type ActiveFixture, type RealRun } from './savedWorkflows';
 
 jest.setTimeout(300_000);
 
@@ -75,6 +79,8 @@ async function listed(): Promise<InstalledPackage[]> {
 
 describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nVersion})`, () => {
 	let webhookPath: string;
+	let savedWorkflows: ActiveFixture[] = [];
+	const beforeUpdate = new Map<string, RealRun>();
 
 	test('without the registry licence feature n8n refuses to install from a registry other than npm', async () => {
 		expect(await registry.versions(PACKAGE_NAME)).toEqual([VERSION]);
@@ -113,6 +119,18 @@ describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nV
 		expect(run.received[0].responseStatus).toBe(200);
 	});
 
+	test(`saved workflows (${UPDATE_FIXTURES.join(', ')}) send the requests their fixtures recorded`, async () => {
+		const credentials = await n8n.importCredentials(sandboxCredentials(env.sandbox));
+		savedWorkflows = [];
+		for (const file of newestFixtures(UPDATE_FIXTURES)) savedWorkflows.push(await activateFixture(n8n, file, credentials));
+
+		for (const saved of savedWorkflows) {
+			const run = await saved.run(1);
+			expect({ fixture: saved.id, ...run }).toEqual({ fixture: saved.id, ...saved.expected });
+			beforeUpdate.set(saved.id, run);
+		}
+	});
+
 	test(`Update: ${NEXT_VERSION} published to the registry installs over ${VERSION} and the node keeps running`, async () => {
 		registry.publish(tarballs.second);
 		expect((await registry.versions(PACKAGE_NAME)).sort()).toEqual([VERSION, NEXT_VERSION].sort());
@@ -125,6 +143,15 @@ describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nV
 		const run = await anchorThroughWebhook(n8n, webhookPath);
 		expect(run.status).toBe(200);
 		expect(run.received).toHaveLength(1);
+	});
+
+	test(`after the update the same saved workflows send the same requests as before it`, async () => {
+		expect(savedWorkflows.map((saved) => saved.id)).toHaveLength(UPDATE_FIXTURES.length);
+		for (const saved of savedWorkflows) {
+			const run = await saved.run(2);
+			expect({ fixture: saved.id, ...run }).toEqual({ fixture: saved.id, ...beforeUpdate.get(saved.id) });
+			expect({ fixture: saved.id, ...run }).toEqual({ fixture: saved.id, ...saved.expected });
+		}
 	});
 
 	test('the Community Nodes settings page lists the package with its version and nodes (screenshot)', async () => {

@@ -11,6 +11,8 @@ import { SandboxProbe } from './SandboxProbe.node';
 
 export const INPUT_NODE_TYPE = 'harness.input';
 export const SANDBOX_PROBE_NODE_TYPE = 'harness.sandboxProbe';
+/** n8n's Manual Trigger, which saved workflows start with (the harness has no n8n-nodes-base). */
+export const MANUAL_TRIGGER_NODE_TYPE = 'n8n-nodes-base.manualTrigger';
 
 /** Emits the items given as JSON in its `items` parameter: how a test feeds input items. */
 class HarnessInput implements INodeType {
@@ -32,7 +34,27 @@ class HarnessInput implements INodeType {
 	}
 }
 
+/** What n8n's Manual Trigger does when a run starts at it: one empty item. */
+class ManualTriggerStandIn implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Manual Trigger (stand-in)',
+		name: 'manualTrigger',
+		group: ['trigger'],
+		version: 1,
+		description: "Stands in for n8n's Manual Trigger in saved-workflow fixtures",
+		defaults: { name: 'Manual Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [[{ json: {} }]];
+	}
+}
+
 export function registerFixtureNodes(nodeTypes: HarnessNodeTypes): void {
 	nodeTypes.register(INPUT_NODE_TYPE, new HarnessInput());
 	nodeTypes.register(SANDBOX_PROBE_NODE_TYPE, new SandboxProbe());
+	nodeTypes.register(MANUAL_TRIGGER_NODE_TYPE, new ManualTriggerStandIn());
 }

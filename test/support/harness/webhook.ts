@@ -55,6 +55,8 @@ export interface HostTriggerOptions {
 	/** Initial workflow static data (as saved in the database). */
 	staticData?: IDataObject;
 	webhookId?: string;
+	/** The hosting workflow's id (the trigger's repeat memory is per workflow); default `hosted-workflow`. */
+	workflowId?: string;
 }
 
 export interface RecordedHttpResponse {
@@ -264,7 +266,7 @@ export async function hostTrigger(options: HostTriggerOptions = {}): Promise<Hos
 
 		// As n8n: a fresh Workflow per request, from the static data saved in the database.
 		const workflow = new Workflow({
-			id: 'hosted-workflow',
+			id: options.workflowId ?? 'hosted-workflow',
 			name: 'Hosted trigger',
 			nodes: [node],
 			connections: {},

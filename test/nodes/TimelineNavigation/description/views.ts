@@ -19,7 +19,7 @@ function shownFor(property: INodeProperties, resource: string, operation: string
 }
 
 /** The property as the user meets it once resource and operation are chosen. */
-function asShown(property: INodeProperties): IDataObject {
+export function asShown(property: INodeProperties): IDataObject {
 	const { displayOptions, ...rest } = property;
 	const otherShow = Object.fromEntries(
 		Object.entries(displayOptions?.show ?? {}).filter(([key]) => key !== 'resource' && key !== 'operation'),
