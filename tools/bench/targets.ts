@@ -85,7 +85,7 @@ function secretTargets(results: BenchResults): void {
 
 function notes(results: BenchResults): void {
 	// Why the plain loop is out of reach, and where the time goes when a target is missed
-	// (measured with --profile, see the README).
+	// (measured with --profile, see docs/benchmarks.md).
 	const ratio2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
 	for (const [op, s] of Object.entries(results.sends)) {
 		results.notes.push(
@@ -99,7 +99,7 @@ function notes(results: BenchResults): void {
 	if (results.targets.some((t) => /\/ ceiling/.test(t.name) && !t.met)) {
 		results.notes.push(
 			'A send below 0.9 of the ceiling: run `npm run bench -- --only=sends,timeline --profile` and compare the ' +
-				"package's share of n8n's CPU (profile.md) with the ceiling's; see the README's Benchmarks section.",
+				"package's share of n8n's CPU (profile.md) with the ceiling's; see docs/benchmarks.md.",
 		);
 	}
 	const noDedupeLazy = results.webhooks?.rows.find((r) => r.key === 'triggerNoDedupeLazy');
