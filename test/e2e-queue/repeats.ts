@@ -8,7 +8,7 @@ import * as path from 'node:path';
 
 import { settledExecutions, type N8nDatabaseUser } from '../../tools/n8n/database';
 import type { N8nClient } from '../../tools/n8n/instance';
-import { inboundEvent, pool, post, publish, triggerOnlyWorkflow, type Answer } from './support';
+import { deliverAtLeastOnce, inboundEvent, pool, publish, triggerOnlyWorkflow, unexpectedAnswers, type Answer } from './support';
 
 export interface RepeatTarget {
 	/** Where it runs, for the report ("queue, 2 webhook processes, round-robin"). */
@@ -28,8 +28,25 @@ export interface RepeatResult {
 	executions: number;
 	/** Repeats (deliveries of an event that had already started the workflow) that started it again. */
 	repeatsStarted: number;
-	/** Deliveries answered 200 (repeats too are acknowledged). */
+	/** Deliveries finally answered 200 (repeats too are acknowledged). */
 	answered200: number;
+	/** Calls answered other than 200 (each resent, as the service does), one line each. */
+	failedCalls: string[];
+}
+
+/** One delivery as the service makes it: sent again until answered 2xx (every answer, in order). */
+type Delivery = { name: string; answers: Answer[] };
+
+async function deliver(url: string, messageId: string, copy: number): Promise<Delivery> {
+	return { name: `${messageId} (copy ${copy + 1})`, answers: await deliverAtLeastOnce(url, inboundEvent(messageId)) };
+}
+
+function answerCounts(deliveries: Delivery[]): Pick<RepeatResult, 'deliveries' | 'answered200' | 'failedCalls'> {
+	return {
+		deliveries: deliveries.length,
+		answered200: deliveries.filter((d) => d.answers[d.answers.length - 1].status === 200).length,
+		failedCalls: unexpectedAnswers(deliveries, (a) => a.status === 200),
+	};
 }
 
 let workflowNumber = 0;
@@ -45,53 +62,48 @@ async function measure(
 	target: RepeatTarget,
 	caseName: string,
 	events: number,
-	send: (url: (copy: number) => string, messageIds: string[]) => Promise<Answer[]>,
+	send: (url: (copy: number) => string, messageIds: string[]) => Promise<Delivery[]>,
 ): Promise<RepeatResult> {
 	const { n, id, path: webhookPath } = await publishCase(target, caseName);
 	const messageIds = Array.from({ length: events }, (_, i) => `msg_repeat_${n}_${i}`);
-	const answers = await send((copy) => target.url(webhookPath, copy), messageIds);
+	const deliveries = await send((copy) => target.url(webhookPath, copy), messageIds);
 	const executions = await settledExecutions(target.n8n(), id);
 	await target.n8n().deactivate(id);
 	return {
 		setup: target.setup,
 		case: caseName,
 		events,
-		deliveries: answers.length,
 		executions: executions.length,
 		repeatsStarted: executions.length - events,
-		answered200: answers.filter((a) => a.status === 200).length,
+		...answerCounts(deliveries),
 	};
 }
 
 /** Each event, then its repeats, one after another (each waits for the previous answer). */
 export function oneAfterAnother(target: RepeatTarget, events: number, copies: number): Promise<RepeatResult> {
 	return measure(target, `1 event + ${copies - 1} repeats, one after another (× ${events})`, events, async (url, ids) => {
-		const answers: Answer[] = [];
+		const deliveries: Delivery[] = [];
 		for (const id of ids) {
-			const event = inboundEvent(id);
-			for (let copy = 0; copy < copies; copy++) answers.push(await post(url(copy), event));
+			for (let copy = 0; copy < copies; copy++) deliveries.push(await deliver(url(copy), id, copy));
 		}
-		return answers;
+		return deliveries;
 	});
 }
 
 /** Two copies of a fresh event sent at the same time. */
 export function atTheSameTime(target: RepeatTarget, events: number): Promise<RepeatResult> {
 	return measure(target, `a fresh event sent twice at the same time (× ${events})`, events, async (url, ids) => {
-		const answers: Answer[] = [];
-		for (const id of ids) {
-			const event = inboundEvent(id);
-			answers.push(...(await Promise.all([post(url(0), event), post(url(1), event)])));
-		}
-		return answers;
+		const deliveries: Delivery[] = [];
+		for (const id of ids) deliveries.push(...(await Promise.all([deliver(url(0), id, 0), deliver(url(1), id, 1)])));
+		return deliveries;
 	});
 }
 
 /** `events` events × `copies` copies, the copies of an event next to each other, `concurrency` in flight. */
 export function burst(target: RepeatTarget, events: number, copies: number, concurrency: number): Promise<RepeatResult> {
 	return measure(target, `${events} events × ${copies} copies, ${concurrency} in flight`, events, (url, ids) => {
-		const deliveries = ids.flatMap((id) => Array.from({ length: copies }, (_, copy) => ({ event: inboundEvent(id), copy })));
-		return pool(deliveries, concurrency, (d) => post(url(d.copy), d.event));
+		const copiesOf = ids.flatMap((id) => Array.from({ length: copies }, (_, copy) => ({ id, copy })));
+		return pool(copiesOf, concurrency, (d) => deliver(url(d.copy), d.id, d.copy));
 	});
 }
 
@@ -120,9 +132,13 @@ export async function acrossRestart(cases: RestartCase[], restart: { name: strin
 		const { n, id, path: webhookPath } = await publishCase(c.target, caseName);
 		const messageIds = Array.from({ length: c.events }, (_, i) => `msg_restart_${n}_${i}`);
 		const before = await around(async () => {
-			await pool(messageIds, c.concurrency, (messageId, i) => post(c.target.url(webhookPath, i), inboundEvent(messageId)));
+			const first = await pool(messageIds, c.concurrency, (messageId, i) => deliver(c.target.url(webhookPath, i), messageId, 0));
 			const started = (await settledExecutions(c.target.n8n(), id)).length;
-			if (started !== c.events) throw new Error(`${c.events} distinct events started ${started} executions before the restart`);
+			const { answered200, failedCalls } = answerCounts(first);
+			if (started !== c.events || answered200 !== c.events) {
+				const calls = failedCalls.map((line) => `\n  ${line}`).join('');
+				throw new Error(`${c.events} distinct events started ${started} executions before the restart, ${answered200} answered 200${calls}`);
+			}
 			await c.between?.run(webhookPath, id);
 			return (await settledExecutions(c.target.n8n(), id)).length;
 		});
@@ -131,9 +147,9 @@ export async function acrossRestart(cases: RestartCase[], restart: { name: strin
 	await restart.run();
 	const results: RepeatResult[] = [];
 	for (const { c, around, caseName, id, webhookPath, messageIds, before } of prepared) {
-		const answers = await around(async () => {
-			const list: Answer[] = [];
-			for (const [i, messageId] of messageIds.entries()) list.push(await post(c.target.url(webhookPath, i), inboundEvent(messageId)));
+		const deliveries = await around(async () => {
+			const list: Delivery[] = [];
+			for (const [i, messageId] of messageIds.entries()) list.push(await deliver(c.target.url(webhookPath, i), messageId, 1));
 			return list;
 		});
 		const after = (await settledExecutions(c.target.n8n(), id)).length;
@@ -142,10 +158,9 @@ export async function acrossRestart(cases: RestartCase[], restart: { name: strin
 			setup: c.target.setup,
 			case: caseName,
 			events: c.events,
-			deliveries: answers.length,
 			executions: after - before,
 			repeatsStarted: after - before,
-			answered200: answers.filter((a) => a.status === 200).length,
+			...answerCounts(deliveries),
 		});
 	}
 	return results;

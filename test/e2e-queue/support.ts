@@ -5,28 +5,93 @@ import { DIGEST_LENGTH, ENTRY_LENGTH, STORED_MEMORY_KEY, type StoredMemory } fro
 import { executionsOf, queryN8nDatabase, type N8nDatabaseUser } from '../../tools/n8n/database';
 import { NODE_TYPES, type N8nClient, type N8nProcess, type WorkflowJson } from '../../tools/n8n/instance';
 import { waitFor } from '../../tools/shared/wait';
+import { BACKEND_HEADER } from '../../tools/n8n/proxy';
 import { webhookUrlsOf } from '../../tools/n8n/webhooks';
 
 export interface Answer {
+	/** The HTTP status; 0 when no answer came (the connection failed or was reset). */
 	status: number;
+	/** The parsed JSON body, else its text; for status 0, what failed. */
 	body: any;
+	/** The answer's headers that explain it (content type, Retry-After, connection, which webhook process). */
+	headers: Record<string, string>;
+	/** When the call was sent (ISO time) and how long the answer took. */
+	sentAt: string;
+	ms: number;
 }
 
-/** POSTs one JSON delivery; the answer's status and parsed body. */
+/** Headers worth printing with an unexpected answer. */
+const TELLING_HEADERS = ['content-type', 'retry-after', 'connection', 'keep-alive', BACKEND_HEADER];
+
+/**
+ * POSTs one JSON delivery; the answer's status, parsed body, telling headers and timing. A call
+ * that gets no HTTP answer at all is an answer of status 0 (a sender sees it as a failure too).
+ */
 export async function post(url: string, payload: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-	const res = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', ...headers },
-		body: JSON.stringify(payload),
-	});
-	const text = await res.text();
+	const sentAt = new Date();
+	const timing = () => ({ sentAt: sentAt.toISOString(), ms: Date.now() - sentAt.getTime() });
+	let res: Response;
+	let text: string;
+	try {
+		res = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', ...headers },
+			body: JSON.stringify(payload),
+		});
+		text = await res.text();
+	} catch (error) {
+		const cause = (error as Error & { cause?: Error & { code?: string } }).cause;
+		const reason = [(error as Error).message, cause?.code ?? cause?.message].filter(Boolean).join(': ');
+		return { status: 0, body: `no answer: ${reason}`, headers: {}, ...timing() };
+	}
 	let body: any = text;
 	try {
 		body = JSON.parse(text);
 	} catch {
 		// keep the text
 	}
-	return { status: res.status, body };
+	const telling = Object.fromEntries(TELLING_HEADERS.filter((h) => res.headers.has(h)).map((h) => [h, res.headers.get(h)!]));
+	return { status: res.status, body, headers: telling, ...timing() };
+}
+
+/** One line for a report: status, body, the headers that matter, timing. */
+export function describeAnswer(answer: Answer): string {
+	const body = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+	const process = answer.headers[BACKEND_HEADER] ? ` from ${answer.headers[BACKEND_HEADER]}` : '';
+	const others = Object.entries(answer.headers).filter(([h]) => h !== BACKEND_HEADER);
+	return (
+		`${answer.status || 'no answer'} ${body.slice(0, 500)}${process}, sent ${answer.sentAt}, answered after ${answer.ms} ms` +
+		(others.length ? ` (${others.map(([h, v]) => `${h}: ${v}`).join(', ')})` : '')
+	);
+}
+
+/**
+ * How the messaging service delivers (at least once): an event whose call is not answered 2xx
+ * is sent again, up to `attempts` calls in all, after a short backoff that doubles.
+ */
+export interface ResendPolicy {
+	attempts: number;
+	firstBackoffMs: number;
+}
+
+/** Up to 5 calls per event, 0.5, 1, 2 and 4 s apart. */
+export const SERVICE_RESENDS: ResendPolicy = { attempts: 5, firstBackoffMs: 500 };
+
+/** Delivers one event the way the service does; every answer it got, in order (the last one is final). */
+export async function deliverAtLeastOnce(
+	url: string,
+	payload: unknown,
+	headers: Record<string, string> = {},
+	policy: ResendPolicy = SERVICE_RESENDS,
+): Promise<Answer[]> {
+	const answers: Answer[] = [];
+	for (let attempt = 1; ; attempt++) {
+		const answer = await post(url, payload, headers);
+		answers.push(answer);
+		if ((answer.status >= 200 && answer.status < 300) || attempt >= policy.attempts) return answers;
+		// The backoff is the behaviour under test (the service's resend delay), not a wait for a state.
+		await new Promise((resolve) => setTimeout(resolve, policy.firstBackoffMs * 2 ** (attempt - 1)));
+	}
 }
 
 /** Runs `task` over `items` with at most `concurrency` in flight; results in item order. */
@@ -136,3 +201,30 @@ export async function runManually(n8n: N8nClient & N8nDatabaseUser, workflowId: 
 }
 
 export { nodeOutput } from '../../tools/n8n/runData';
+
+/**
+ * The calls of a delivery that were not answered `200 {started: true}`, one line each with the
+ * event's name and the call's number (`expected` tells which answers are expected otherwise).
+ */
+export function unexpectedAnswers(
+	deliveries: Array<{ name: string; answers: Answer[] }>,
+	expected: (answer: Answer) => boolean = (a) => a.status === 200 && a.body?.started === true,
+): string[] {
+	return deliveries.flatMap(({ name, answers }) =>
+		answers.flatMap((a, i) => (expected(a) ? [] : [`${name}, call ${i + 1} of ${answers.length}: ${describeAnswer(a)}`])),
+	);
+}
+
+/**
+ * For each execution, the distinct strings matching `pattern` in its saved run data (for
+ * example the message ids it started with), read from PostgreSQL.
+ */
+export async function matchesInExecutionData(n8n: N8nDatabaseUser, executionIds: string[], pattern: RegExp): Promise<Map<string, string[]>> {
+	const rows = await queryN8nDatabase<{ executionId: string | number; data: string }>(
+		n8n,
+		'SELECT "executionId", data FROM execution_data WHERE "executionId" = ANY($1::int[])',
+		[executionIds.map(Number)],
+	);
+	const global = new RegExp(pattern.source, 'g');
+	return new Map(rows.map((r) => [String(r.executionId), [...new Set(String(r.data).match(global) ?? [])]]));
+}

@@ -31,6 +31,17 @@ export interface ProxyOptions {
 	log?: Log;
 }
 
+/** Answer header naming the webhook process that answered (its base URL). */
+export const BACKEND_HEADER = 'x-webhook-process';
+
+/** Headers about one connection, not the message (RFC 9110, 7.6.1): a proxy does not pass them on. */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade'];
+
+function endToEnd(headers: http.IncomingHttpHeaders): http.IncomingHttpHeaders {
+	const named = String(headers.connection ?? '').split(',').map((h) => h.trim().toLowerCase());
+	return Object.fromEntries(Object.entries(headers).filter(([h]) => !HOP_BY_HOP.includes(h) && !named.includes(h)));
+}
+
 /** FNV-1a over the path: stable across restarts of the proxy and of the backends. */
 function pathHash(value: string): number {
 	let hash = 0x811c9dc5;
@@ -46,7 +57,11 @@ export async function startProxy(opts: ProxyOptions): Promise<WebhookProxy> {
 	let pinned: RegExp | null = opts.pinPaths ?? null;
 	let next = 0;
 	const counts = new Map<string, number>();
-	const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+	// A new connection to the webhook process per request, as nginx does unless told otherwise.
+	// A kept-alive connection is closed by n8n after 5 s idle (`Keep-Alive: timeout=5`); a request
+	// sent on it at that moment fails with ECONNRESET before n8n reads it, and the balancer could
+	// only answer 502 (1–2 of 1,600 deliveries on a loaded machine; see docs/scale-out.md).
+	const agent = new http.Agent({ keepAlive: false, maxSockets: 64 });
 
 	const choose = (requestPath: string): string => {
 		const pathOnly = requestPath.split('?')[0];
@@ -64,27 +79,32 @@ export async function startProxy(opts: ProxyOptions): Promise<WebhookProxy> {
 		}
 		const target = new URL(choose(req.url ?? '/'));
 		counts.set(target.origin, (counts.get(target.origin) ?? 0) + 1);
+		const started = Date.now();
 		const upstream = http.request(
 			{
 				host: target.hostname,
 				port: target.port,
 				method: req.method,
 				path: req.url,
-				headers: { ...req.headers, host: target.host, 'x-forwarded-for': req.socket.remoteAddress ?? '' },
+				headers: { ...endToEnd(req.headers), host: target.host, 'x-forwarded-for': req.socket.remoteAddress ?? '' },
 				agent,
 			},
 			(answer) => {
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				// Which process answered, as nginx's `add_header X-Upstream $upstream_addr` would say.
+				res.writeHead(answer.statusCode ?? 502, { ...endToEnd(answer.headers), [BACKEND_HEADER]: target.origin });
 				answer.pipe(res);
 			},
 		);
-		upstream.on('error', (error) => {
+		upstream.on('error', (error: NodeJS.ErrnoException) => {
+			const socket = upstream.reusedSocket ? 'a reused keep-alive connection' : 'a new connection';
+			const detail = `${error.code ?? error.message} on ${socket} after ${Date.now() - started} ms`;
+			opts.log?.(`[proxy] ${req.method} ${req.url} -> ${target.origin}: ${detail}`);
 			if (res.headersSent) {
 				res.destroy(error);
 				return;
 			}
-			res.writeHead(502, { 'content-type': 'application/json' });
-			res.end(JSON.stringify({ message: `webhook process ${target.origin} did not answer: ${error.message}` }));
+			res.writeHead(502, { 'content-type': 'application/json', [BACKEND_HEADER]: target.origin });
+			res.end(JSON.stringify({ message: `webhook process ${target.origin} did not answer: ${error.message} (${detail})` }));
 		});
 		req.pipe(upstream);
 	});

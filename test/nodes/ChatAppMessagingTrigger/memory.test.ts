@@ -109,6 +109,27 @@ describe('the repeat memory', () => {
 		expect(keys.filter((key) => restarted.firstDelivery(key, now + 200))).toEqual([]);
 	});
 
+	it('distinct events are never taken for repeats: two processes, 10 calls in flight, saves in any order', () => {
+		// The queue suite's load (distinct status events, round-robin over two webhook processes),
+		// with calls that load, check and save in a shuffled order, over several generations.
+		const db = { saved: {} };
+		const webhookProcesses = [n8nProcess(db), n8nProcess(db)];
+		const now = Date.now();
+		let seed = 23;
+		const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+		const takenForRepeats: string[] = [];
+		const inFlight: Array<{ save(): void }> = [];
+		const total = 3 * GENERATION_SIZE + 10;
+		for (let i = 0; i < total; i++) {
+			const key = `msg_load_${i}|message.status|delivered`;
+			const call = webhookProcesses[i % 2].begin(key, now + i);
+			if (!call.first) takenForRepeats.push(key);
+			inFlight.push(call);
+			while (inFlight.length >= 10 || (i === total - 1 && inFlight.length)) inFlight.splice(Math.floor(random() * inFlight.length), 1)[0].save();
+		}
+		expect(takenForRepeats).toEqual([]);
+	});
+
 	it(`after many deliveries: the last ${MAX_REMEMBERED} are repeats, at most ${MAX_STORED} are stored, in about 15 bytes each`, () => {
 		// one long-lived copy here (a copy per call is n8n's cost, simulated in the tests above)
 		const db: { saved: IDataObject } = { saved: {} };
