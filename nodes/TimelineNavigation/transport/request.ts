@@ -123,8 +123,14 @@ export function serviceMessageOf(body: unknown): string | undefined {
 	return found === undefined ? undefined : redactBearer(String(found));
 }
 
+/**
+ * Blanks a token after "Bearer". A short lowercase word is prose, not a token ("The bearer key
+ * is not valid"), and stays: it is the service's words, and no real key looks like that.
+ */
 function redactBearer(text: string): string {
-	return text.replace(/Bearer\s+\S+/gi, 'Bearer ****');
+	return text.replace(/Bearer(\s+)(\S+)/gi, (whole, _space: string, next: string) =>
+		/^[a-z]{1,11}[.,;:!?)]*$/.test(next) ? whole : 'Bearer ****',
+	);
 }
 
 /** Seconds to wait from a Retry-After header (delta seconds or an HTTP date). */
