@@ -33,7 +33,8 @@ beforeEach(async () => {
 /** Imports the agent workflow, scripts the model and runs it once with `n8n execute`. */
 async function runAgent(name: string, prompt: string, tool: AgentToolSpec, script: ScriptedReply[]) {
 	model.script(script);
-	const id = await n8n.importWorkflow(agentWorkflow({ name, prompt, tool, openAiCredential }));
+	const agentVersion = env.versions.n8n.startsWith('1.') ? 3 : 3.1;
+	const id = await n8n.importWorkflow(agentWorkflow({ name, prompt, tool, openAiCredential, agentVersion }));
 	const res = await n8n.executeWorkflow(id);
 	if (res.code !== 0 || !res.data) {
 		throw new Error(`n8n execute of "${name}" exited ${res.code}:\n${res.stdout.slice(-3000)}\n${res.stderr.slice(-2000)}`);
