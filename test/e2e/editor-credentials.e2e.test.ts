@@ -94,8 +94,13 @@ async function chooseResource(value: Service): Promise<void> {
 	await credentialLabel(value).waitFor();
 }
 
-const credentialLabel = (service: Service) =>
-	ndv().locator('[data-test-id=credentials-label]', { hasText: SERVICES[service].label });
+/**
+ * n8n 2.x names the credential's type above the field; n8n 1.x labels every credential field
+ * "Credential to connect with", so there the offered credentials alone show the service.
+ */
+const ON_N8N_1 = env.versions.n8n.startsWith('1.');
+const labelOf = (service: Service) => (ON_N8N_1 ? 'Credential to connect with' : SERVICES[service].label);
+const credentialLabel = (service: Service) => ndv().locator('[data-test-id=credentials-label]', { hasText: labelOf(service) });
 
 /** The existing credentials the field offers (without "Create new credential"), sorted. */
 async function offeredCredentials(): Promise<string[]> {
@@ -159,7 +164,7 @@ async function addAndExpectCredential(service: Service, operation: string, shotN
  */
 async function switchAndPick(service: Service, shotNumber: number): Promise<void> {
 	await chooseResource(service);
-	await expect(ndv().locator('[data-test-id=credentials-label]').allInnerTexts()).resolves.toEqual([SERVICES[service].label]);
+	await expect(ndv().locator('[data-test-id=credentials-label]').allInnerTexts()).resolves.toEqual([labelOf(service)]);
 	await editor.shot(`editor-credentials-${shotNumber}-switched-to-${service}.png`);
 	expect(await offeredCredentials()).toEqual(namesOfType(SERVICES[service].credential.type));
 	await pick(SERVICES[service].credential.name);
