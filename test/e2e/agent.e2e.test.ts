@@ -47,7 +47,8 @@ async function runAgent(name: string, prompt: string, tool: AgentToolSpec, scrip
 		answer: agentRuns.at(-1)?.data?.main?.[0]?.[0]?.json?.output as string | undefined,
 		/** Every run of the tool node: what it was given and what it returned. */
 		toolRuns: ((runData[tool.name] ?? []) as any[]).map((run) => ({
-			input: run.inputOverride?.ai_tool?.[0]?.map((item: any) => item.json),
+			// n8n 1.x also records the model's call id beside the arguments
+			input: run.inputOverride?.ai_tool?.[0]?.map(({ json: { toolCallId: _callId, ...args } }: any) => args),
 			output: run.data?.ai_tool?.[0]?.map((item: any) => item.json),
 			error: run.error?.message as string | undefined,
 		})),

@@ -11,6 +11,7 @@
  */
 import { CREDENTIAL_TYPES, NODE_TYPES, type StoredCredential } from '../../tools/n8n/instance';
 import { creatorItem, newWorkflowWithManualTrigger, openBrowser, searchCreator, signIn, type Editor } from './browserSupport';
+import { waitFor } from '../../tools/shared/wait';
 import { env, n8n } from './support';
 
 jest.setTimeout(240_000);
@@ -52,8 +53,19 @@ let editor: Editor;
 let page: Editor['page'];
 
 beforeAll(async () => {
-	const served = async (file: string) =>
-		(await fetch(`${n8n.url}/types/${file}`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } })).json();
+	// Right after n8n starts (this file may run first) it can close the connection of a
+	// /types request instead of answering: ask again until it answers.
+	const served = (file: string) =>
+		waitFor(
+			`n8n to serve /types/${file}`,
+			async () => {
+				const response = await fetch(`${n8n.url}/types/${file}`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } }).catch(
+					() => undefined,
+				);
+				return response?.ok ? await response.json() : undefined;
+			},
+			{ timeoutMs: 60_000, intervalMs: 500 },
+		);
 	description = ((await served('nodes.json')) as Array<typeof description & { name: string }>).find(
 		(type) => type.name === NODE_TYPES.action,
 	)!;
@@ -94,13 +106,8 @@ async function chooseResource(value: Service): Promise<void> {
 	await credentialLabel(value).waitFor();
 }
 
-/**
- * n8n 2.x names the credential's type above the field; n8n 1.x labels every credential field
- * "Credential to connect with", so there the offered credentials alone show the service.
- */
-const ON_N8N_1 = env.versions.n8n.startsWith('1.');
-const labelOf = (service: Service) => (ON_N8N_1 ? 'Credential to connect with' : SERVICES[service].label);
-const credentialLabel = (service: Service) => ndv().locator('[data-test-id=credentials-label]', { hasText: labelOf(service) });
+const credentialLabel = (service: Service) =>
+	ndv().locator('[data-test-id=credentials-label]', { hasText: SERVICES[service].label });
 
 /** The existing credentials the field offers (without "Create new credential"), sorted. */
 async function offeredCredentials(): Promise<string[]> {
@@ -164,7 +171,7 @@ async function addAndExpectCredential(service: Service, operation: string, shotN
  */
 async function switchAndPick(service: Service, shotNumber: number): Promise<void> {
 	await chooseResource(service);
-	await expect(ndv().locator('[data-test-id=credentials-label]').allInnerTexts()).resolves.toEqual([labelOf(service)]);
+	await expect(ndv().locator('[data-test-id=credentials-label]').allInnerTexts()).resolves.toEqual([SERVICES[service].label]);
 	await editor.shot(`editor-credentials-${shotNumber}-switched-to-${service}.png`);
 	expect(await offeredCredentials()).toEqual(namesOfType(SERVICES[service].credential.type));
 	await pick(SERVICES[service].credential.name);

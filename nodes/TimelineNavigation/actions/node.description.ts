@@ -56,9 +56,21 @@ export const nodeProperties: INodeProperties[] = [
  * "Travel to a time and place" became Message → Send Template. Both rules show the same.
  */
 const messagingResources = RESOURCES.filter((resource) => resource.service === 'messaging').map((resource) => resource.value);
+// Without a display name n8n labels the field only "Credential" (2.x) or "Credential to connect
+// with" (1.x) once a rule is `hide`: name the service, as 2.x did for `show` rules.
 export const nodeCredentials: INodeCredentialDescription[] = [
-	{ name: SERVICES.timeline.credentialType, required: true, displayOptions: { hide: { resource: messagingResources } } },
-	{ name: SERVICES.messaging.credentialType, required: true, displayOptions: { show: { resource: messagingResources } } },
+	{
+		name: SERVICES.timeline.credentialType,
+		displayName: 'Credential for Timeline Navigation API',
+		required: true,
+		displayOptions: { hide: { resource: messagingResources } },
+	},
+	{
+		name: SERVICES.messaging.credentialType,
+		displayName: 'Credential for Chat-App Messaging API',
+		required: true,
+		displayOptions: { show: { resource: messagingResources } },
+	},
 ];
 
 /** Under the node on the canvas: the resource and operation as the panel names them, "Message: Send Template". */
