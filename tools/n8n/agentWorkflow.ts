@@ -35,6 +35,8 @@ export function agentWorkflow(options: {
 	prompt: string;
 	tool: AgentToolSpec;
 	openAiCredential: StoredCredential;
+	/** The AI Agent's node version: 3.1 in n8n 2.41; n8n 1.123 bundles versions up to 3. */
+	agentVersion?: number;
 }): WorkflowJson {
 	const { tool } = options;
 	const node = (name: string, type: string, typeVersion: number, position: [number, number], rest: object) => ({
@@ -50,7 +52,7 @@ export function agentWorkflow(options: {
 		name: options.name,
 		nodes: [
 			node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0], { parameters: {} }),
-			node(AGENT_NODE, AGENT_NODE_TYPE, 3.1, [240, 0], {
+			node(AGENT_NODE, AGENT_NODE_TYPE, options.agentVersion ?? 3.1, [240, 0], {
 				parameters: { promptType: 'define', text: options.prompt, options: {} },
 			}),
 			node('Chat Model', CHAT_MODEL_NODE_TYPE, 1.3, [160, 240], {

@@ -3,7 +3,7 @@
 // Request Options shown for all.
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 import { requestOptionsField } from '../helpers/requestOptions';
-import { SERVICES, type Service } from '../transport/services';
+import { SERVICES } from '../transport/services';
 import { OPERATIONS, RESOURCES } from './registry';
 import { operationOption, type ResourceDefinition } from './types';
 
@@ -48,15 +48,30 @@ export const nodeProperties: INodeProperties[] = [
 ];
 
 /** One credential per service, required for (and shown with) the resources that use it. */
-export const nodeCredentials: INodeCredentialDescription[] = (Object.keys(SERVICES) as Service[]).map(
-	(service) => ({
-		name: SERVICES[service].credentialType,
+/**
+ * Each service's credential, shown for its resources. The timeline credential is "hidden for the
+ * messaging resources" rather than "shown for the timeline ones": n8n 1.x's editor takes a field
+ * whose every option some credential is shown for as the node's authentication field, hides it
+ * and sets it from the chosen credential, so on 1.x Resource vanished and a node added as
+ * "Travel to a time and place" became Message → Send Template. Both rules show the same.
+ */
+const messagingResources = RESOURCES.filter((resource) => resource.service === 'messaging').map((resource) => resource.value);
+// Without a display name n8n labels the field only "Credential" (2.x) or "Credential to connect
+// with" (1.x) once a rule is `hide`: name the service, as 2.x did for `show` rules.
+export const nodeCredentials: INodeCredentialDescription[] = [
+	{
+		name: SERVICES.timeline.credentialType,
+		displayName: 'Credential for Timeline Navigation API',
 		required: true,
-		displayOptions: {
-			show: { resource: RESOURCES.filter((resource) => resource.service === service).map((resource) => resource.value) },
-		},
-	}),
-);
+		displayOptions: { hide: { resource: messagingResources } },
+	},
+	{
+		name: SERVICES.messaging.credentialType,
+		displayName: 'Credential for Chat-App Messaging API',
+		required: true,
+		displayOptions: { show: { resource: messagingResources } },
+	},
+];
 
 /** Under the node on the canvas: the resource and operation as the panel names them, "Message: Send Template". */
 const subtitles = Object.fromEntries(OPERATIONS.map((op) => [op.key, `${op.resource.name}: ${op.operation.name}`]));

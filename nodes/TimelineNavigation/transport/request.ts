@@ -8,6 +8,7 @@ import {
 	type IExecuteFunctions,
 	type IHttpRequestMethods,
 	type IHttpRequestOptions,
+	type IN8nHttpFullResponse,
 	type ILoadOptionsFunctions,
 } from 'n8n-workflow';
 import { ServiceError } from '../errors';
@@ -86,26 +87,17 @@ function redactSecrets(text: string, secrets: string[]): string {
 
 interface Failure {
 	status?: number;
-	headers: Record<string, string>;
+	headers: IDataObject;
 	body?: unknown;
 	code?: string;
 }
 
-function describeFailure(error: unknown): Failure {
-	const candidate = error as {
-		httpCode?: string;
-		code?: string;
-		cause?: { code?: string; response?: { status?: number; headers?: Record<string, string>; data?: unknown } };
-		response?: { status?: number; headers?: Record<string, string>; data?: unknown };
-	};
-	const response = candidate.cause?.response ?? candidate.response;
-	const status = response?.status ?? (candidate.httpCode ? Number(candidate.httpCode) : undefined);
-	return {
-		status: Number.isFinite(status) ? status : undefined,
-		headers: response?.headers ?? {},
-		body: response?.data,
-		code: candidate.cause?.code ?? candidate.code,
-	};
+/** A request that failed before any answer: a network error, a timeout, a refused connection. */
+function describeNetworkFailure(error: unknown): Failure {
+	const candidate = error as { httpCode?: string | null; code?: string; cause?: { code?: string } };
+	// n8n 1.x keeps no `cause` (see apiRequest) but puts the error code into `httpCode`.
+	const codeInHttpCode = candidate.httpCode && !/^\d+$/.test(candidate.httpCode) ? candidate.httpCode : undefined;
+	return { headers: {}, code: candidate.cause?.code ?? candidate.code ?? codeInHttpCode };
 }
 
 /** The service's own words: the first of message, error.message, error, detail, status. */
@@ -131,12 +123,18 @@ export function serviceMessageOf(body: unknown): string | undefined {
 	return found === undefined ? undefined : redactBearer(String(found));
 }
 
+/**
+ * Blanks a token after "Bearer". A short lowercase word is prose, not a token ("The bearer key
+ * is not valid"), and stays: it is the service's words, and no real key looks like that.
+ */
 function redactBearer(text: string): string {
-	return text.replace(/Bearer\s+\S+/gi, 'Bearer ****');
+	return text.replace(/Bearer(\s+)(\S+)/gi, (whole, _space: string, next: string) =>
+		/^[a-z]{1,11}[.,;:!?)]*$/.test(next) ? whole : 'Bearer ****',
+	);
 }
 
 /** Seconds to wait from a Retry-After header (delta seconds or an HTTP date). */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
 	if (/^\d+(\.\d+)?$/.test(text)) return Math.min(Math.ceil(Number(text)), Number.MAX_SAFE_INTEGER);
@@ -243,40 +241,47 @@ export async function apiRequest(
 ): Promise<IDataObject | IDataObject[]> {
 	const { service, settings } = callContext;
 	const { baseUrl, secrets, decrypted } = await getCredentialInfo(this, service);
+	// Every status comes back as an answer, with its body and headers, instead of as a thrown
+	// error: n8n 1.x wraps a failed request in a NodeApiError that drops the response (its
+	// error classes reset `cause`; only the status survives, as `httpCode`), so the service's
+	// words and Retry-After would be lost there. Only network failures still throw.
 	const options: IHttpRequestOptions = {
 		method: call.method,
 		url: `${baseUrl}${call.path}`,
 		json: true,
 		timeout: settings.timeout,
+		ignoreHttpStatusErrors: true,
+		returnFullResponse: true,
 	};
 	if (call.body !== undefined) options.body = call.body;
 	if (call.qs !== undefined) options.qs = call.qs;
 
 	for (let attempt = 0; ; attempt++) {
-		let answer: unknown;
+		let response: IN8nHttpFullResponse;
 		try {
-			answer = await this.helpers.httpRequestWithAuthentication.call(
+			response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				SERVICES[service].credentialType,
 				options,
 				{ credentialsDecrypted: decrypted },
-			);
+			)) as IN8nHttpFullResponse;
 		} catch (error) {
-			const failure = describeFailure(error);
-			if (failure.status === 429 && attempt < settings.maxRetries) {
-				const asked = parseRetryAfter(failure.headers['retry-after']);
-				const wait = asked ?? 2 ** attempt;
-				if (wait <= settings.maxRetryWait) {
-					await sleep(wait * 1000);
-					continue;
-				}
-				const tooLong = `not retried: ${asked === undefined ? 'the next retry would wait' : 'the service asked to wait'} ${wait} s, longer than "Max Retry Wait" (${settings.maxRetryWait} s)`;
-				const extra = 'Raise "Max Retry Wait" in Request Options to wait that long, or run the workflow later.';
-				throw serviceError(this, callContext, failure, { extra, note: tooLong, secrets });
-			}
-			const gaveUp = failure.status === 429 ? `gave up after ${attempt} ${attempt === 1 ? 'retry' : 'retries'} ("Max Retries on Rate Limit" is ${settings.maxRetries})` : '';
-			throw serviceError(this, callContext, failure, { note: gaveUp, secrets });
+			throw serviceError(this, callContext, describeNetworkFailure(error), { secrets });
 		}
-		return parseAnswer(this, callContext, answer);
+		if (response.statusCode >= 200 && response.statusCode < 300) return parseAnswer(this, callContext, response.body);
+		const failure: Failure = { status: response.statusCode, headers: response.headers ?? {}, body: response.body };
+		if (failure.status === 429 && attempt < settings.maxRetries) {
+			const asked = parseRetryAfter(failure.headers['retry-after']);
+			const wait = asked ?? 2 ** attempt;
+			if (wait <= settings.maxRetryWait) {
+				await sleep(wait * 1000);
+				continue;
+			}
+			const tooLong = `not retried: ${asked === undefined ? 'the next retry would wait' : 'the service asked to wait'} ${wait} s, longer than "Max Retry Wait" (${settings.maxRetryWait} s)`;
+			const extra = 'Raise "Max Retry Wait" in Request Options to wait that long, or run the workflow later.';
+			throw serviceError(this, callContext, failure, { extra, note: tooLong, secrets });
+		}
+		const gaveUp = failure.status === 429 ? `gave up after ${attempt} ${attempt === 1 ? 'retry' : 'retries'} ("Max Retries on Rate Limit" is ${settings.maxRetries})` : '';
+		throw serviceError(this, callContext, failure, { note: gaveUp, secrets });
 	}
 }

@@ -476,6 +476,14 @@ describe("service message: serviceMessageOf", () => {
 		);
 	});
 
+	it('keeps the word "bearer" in the service\'s prose: only a token after it is blanked', () => {
+		expect(serviceMessageOf({ message: 'The bearer key is not valid for the messaging service.' })).toBe(
+			'The bearer key is not valid for the messaging service.',
+		);
+		expect(serviceMessageOf('Send the header Authorization: Bearer <API_KEY>.')).toBe('Send the header Authorization: Bearer ****');
+		expect(serviceMessageOf('Bearer sk_live_51Hx rejected')).toBe('Bearer **** rejected');
+	});
+
 	it('never repeats a bearer token the service echoes, in JSON or plain text', () => {
 		fc.assert(
 			fc.property(secret, fc.constantFrom('json', 'text', 'html'), count((key, kind) => {

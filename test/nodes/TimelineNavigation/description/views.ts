@@ -50,7 +50,11 @@ export function descriptionViews(description: INodeTypeDescription): Description
 	for (const resource of resourceField?.options ?? []) {
 		const value = String((resource as { value: string }).value);
 		credentialsByResource[value] = (credentials ?? [])
-			.filter((credential) => (credential.displayOptions?.show?.resource as string[] | undefined)?.includes(value) ?? true)
+			.filter((credential) => {
+				const show = credential.displayOptions?.show?.resource as string[] | undefined;
+				const hide = credential.displayOptions?.hide?.resource as string[] | undefined;
+				return (show?.includes(value) ?? true) && !hide?.includes(value);
+			})
 			.map((credential) => ({ name: credential.name, required: credential.required ?? false }));
 	}
 	const operationFields = properties
