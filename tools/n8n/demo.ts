@@ -125,11 +125,18 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 		}
 		return stopping;
 	};
+	// `npm start` runs this script as npm's own child (`exec node --import tsx ...`, no shell and
+	// no tsx wrapper in between), so the SIGINT or SIGTERM a process manager sends npm reaches us.
 	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 		process.on(sig, () => {
 			void shutdown(sig).then(() => process.exit(0));
 		});
 	}
+	// npm killed outright (SIGKILL) forwards nothing: we are re-parented, and stop as well.
+	const parentPid = process.ppid;
+	setInterval(() => {
+		if (process.ppid !== parentPid) void shutdown(`the parent process (${parentPid}) exited`).then(() => process.exit(0));
+	}, 1000).unref();
 
 	try {
 		await ensureRuntime({ log });
