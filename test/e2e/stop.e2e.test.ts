@@ -16,6 +16,8 @@ import { waitFor } from '../../tools/shared/wait';
 
 /** How long a stop may take: n8n's own shutdown is most of it. */
 const STOP_WITHIN_MS = 10_000;
+/** The banner's last line (n8n's own "[n8n] n8n ready in" comes earlier). */
+const BANNER_END = /ready in [\d.]+ s\. Ctrl-C stops/;
 
 jest.setTimeout(480_000);
 
@@ -83,13 +85,36 @@ async function startUntilReady(args: string[], env: Record<string, string>, read
 		() => `the banner of npm ${args.join(' ')} ("ready in"); its output so far:\n${output.slice(-3000)}`,
 		() => {
 			if (exited) throw new Error(`npm ${args.join(' ')} exited before its banner:\n${output.slice(-3000)}`);
-			return /ready in [\d.]+ s/.test(output);
+			return BANNER_END.test(output);
 		},
 		{ timeoutMs: readyWithinMs, intervalMs: 250 },
-	);
-	const banner = output.slice(output.lastIndexOf('====', output.indexOf('ready in')) - 2000);
+	).catch((error: unknown) => {
+		killLeftovers(processTree(npm.pid!));
+		throw error;
+	});
+	const banner = output.slice(output.indexOf('=====', output.search(BANNER_END) - 5000));
 	const ports = [...new Set([...banner.matchAll(/127\.0\.0\.1:(\d+)/g)].map((m) => Number(m[1])))];
 	return { npm, output: () => output, tree: processTree(npm.pid!), ports };
+}
+
+/** Whatever a failure left behind is ours: stopped by its pid, so the next test starts clean. */
+function killLeftovers(tree: Proc[]): void {
+	for (const p of stillRunning(tree)) {
+		try {
+			process.kill(p.pid, 'SIGKILL');
+		} catch {
+			// gone
+		}
+	}
+}
+
+/** Runs `check` on what was started, then always leaves nothing of it running. */
+async function withStarted(started: Started, check: (started: Started) => Promise<void>): Promise<void> {
+	try {
+		await check(started);
+	} finally {
+		killLeftovers([...started.tree, ...processTree(started.npm.pid!)]);
+	}
 }
 
 /** Sends `signal` to the npm process only; expects every process and port of the tree gone. */
@@ -113,14 +138,7 @@ async function expectSignalStopsAll(started: Started, signal: NodeJS.Signals): P
 			{ timeoutMs: STOP_WITHIN_MS, intervalMs: 200 },
 		);
 	} finally {
-		// Whatever a failure left behind is ours: stop it by its pid, so the next test starts clean.
-		for (const p of stillRunning(tree)) {
-			try {
-				process.kill(p.pid, 'SIGKILL');
-			} catch {
-				// gone
-			}
-		}
+		killLeftovers(tree);
 	}
 	console.log(`${signal} to npm (${npm.spawnargs.slice(1).join(' ')}): ${tree.length} processes and ports ${ports.join(', ')} gone in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
@@ -143,18 +161,27 @@ describe('a signal to the npm process stops everything it started', () => {
 			{ N8N_PORT_START: String(await freePort()), SANDBOX_PORT: String(await freePort()), N8N_USER_FOLDER: userFolder },
 			300_000,
 		);
-		const commands = started.tree.map((p) => p.command);
-		// The tree the signal must take down: npm, the start script, n8n (and its task runner).
-		expect(commands).toEqual(expect.arrayContaining([expect.stringMatching(/start\.ts/), expect.stringMatching(/n8n start/)]));
 		return started;
 	}
 
+	/** The tree the signal must take down: npm, the start script, n8n (and its task runner). */
+	function expectDemoTree(started: Started): void {
+		const commands = started.tree.map((p) => p.command);
+		expect(commands).toEqual(expect.arrayContaining([expect.stringMatching(/start\.ts/), expect.stringMatching(/n8n start/)]));
+	}
+
 	test('npm start, SIGINT', async () => {
-		await expectSignalStopsAll(await startDemo(), 'SIGINT');
+		await withStarted(await startDemo(), async (started) => {
+			expectDemoTree(started);
+			await expectSignalStopsAll(started, 'SIGINT');
+		});
 	});
 
 	test('npm start, SIGTERM', async () => {
-		await expectSignalStopsAll(await startDemo(), 'SIGTERM');
+		await withStarted(await startDemo(), async (started) => {
+			expectDemoTree(started);
+			await expectSignalStopsAll(started, 'SIGTERM');
+		});
 	});
 
 	test('npm run start:queue, SIGTERM', async () => {
@@ -167,10 +194,12 @@ describe('a signal to the npm process stops everything it started', () => {
 			},
 			300_000,
 		);
-		const commands = started.tree.map((p) => p.command).join('\n');
-		for (const process of [/start-queue\.ts/, /n8n start/, /n8n worker/, /n8n webhook/, /postgres/, /redis-server/]) {
-			expect(commands).toMatch(process);
-		}
-		await expectSignalStopsAll(started, 'SIGTERM');
+		await withStarted(started, async () => {
+			const commands = started.tree.map((p) => p.command).join('\n');
+			for (const role of [/start-queue\.ts/, /n8n start/, /n8n worker/, /n8n webhook/, /postgres -D/, /redis-server/]) {
+				expect(commands).toMatch(role);
+			}
+			await expectSignalStopsAll(started, 'SIGTERM');
+		});
 	});
 });
