@@ -14,8 +14,14 @@ import { freePort, portIsFree } from '../../tools/n8n/instance';
 import { PROJECT_ROOT } from '../../tools/n8n/runtime';
 import { waitFor } from '../../tools/shared/wait';
 
-/** How long a stop may take: n8n's own shutdown is most of it. */
-const STOP_WITHIN_MS = 10_000;
+/**
+ * How long a stop may take: n8n's own shutdown is most of it. The queue stops in layers (webhook
+ * processes and workers, each given n8n's 5 s graceful shutdown, then the main process, then
+ * PostgreSQL and Redis), so it takes longer by design.
+ */
+const STOP_WITHIN_MS = { start: 10_000, queue: 20_000 };
+/** How long we watch before calling a stop hung (the measured time is reported either way). */
+const WATCH_MS = 60_000;
 /** The banner's last line (n8n's own "[n8n] n8n ready in" comes earlier). */
 const BANNER_END = /ready in [\d.]+ s\. Ctrl-C stops/;
 
@@ -118,7 +124,7 @@ async function withStarted(started: Started, check: (started: Started) => Promis
 }
 
 /** Sends `signal` to the npm process only; expects every process and port of the tree gone. */
-async function expectSignalStopsAll(started: Started, signal: NodeJS.Signals): Promise<void> {
+async function expectSignalStopsAll(started: Started, signal: NodeJS.Signals, withinMs: number): Promise<void> {
 	const { npm, tree, ports } = started;
 	expect(await busyPorts(ports)).toEqual(ports);
 	const t0 = Date.now();
@@ -128,19 +134,21 @@ async function expectSignalStopsAll(started: Started, signal: NodeJS.Signals): P
 	try {
 		await waitFor(
 			() =>
-				`every process and port of npm ${npm.spawnargs.slice(1).join(' ')} gone within ${STOP_WITHIN_MS / 1000} s of ${signal}; ` +
+				`every process and port of npm ${npm.spawnargs.slice(1).join(' ')} gone within ${WATCH_MS / 1000} s of ${signal}; ` +
 				`still running:\n${left.map((p) => `  ${p.pid} (parent ${p.ppid}) ${p.command}`).join('\n')}\nports still taken: ${busy.join(', ')}`,
 			async () => {
 				left = stillRunning(tree);
 				busy = await busyPorts(ports);
 				return left.length === 0 && busy.length === 0;
 			},
-			{ timeoutMs: STOP_WITHIN_MS, intervalMs: 200 },
+			{ timeoutMs: WATCH_MS, intervalMs: 200 },
 		);
 	} finally {
 		killLeftovers(tree);
 	}
-	console.log(`${signal} to npm (${npm.spawnargs.slice(1).join(' ')}): ${tree.length} processes and ports ${ports.join(', ')} gone in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+	const tookMs = Date.now() - t0;
+	console.log(`${signal} to npm (${npm.spawnargs.slice(1).join(' ')}): ${tree.length} processes and ports ${ports.join(', ')} gone in ${(tookMs / 1000).toFixed(1)} s`);
+	expect(tookMs).toBeLessThan(withinMs);
 }
 
 function tempUserFolder(): string {
@@ -173,14 +181,14 @@ describe('a signal to the npm process stops everything it started', () => {
 	test('npm start, SIGINT', async () => {
 		await withStarted(await startDemo(), async (started) => {
 			expectDemoTree(started);
-			await expectSignalStopsAll(started, 'SIGINT');
+			await expectSignalStopsAll(started, 'SIGINT', STOP_WITHIN_MS.start);
 		});
 	});
 
 	test('npm start, SIGTERM', async () => {
 		await withStarted(await startDemo(), async (started) => {
 			expectDemoTree(started);
-			await expectSignalStopsAll(started, 'SIGTERM');
+			await expectSignalStopsAll(started, 'SIGTERM', STOP_WITHIN_MS.start);
 		});
 	});
 
@@ -199,7 +207,7 @@ describe('a signal to the npm process stops everything it started', () => {
 			for (const role of [/start-queue\.ts/, /n8n start/, /n8n worker/, /n8n webhook/, /postgres -D/, /redis-server/]) {
 				expect(commands).toMatch(role);
 			}
-			await expectSignalStopsAll(started, 'SIGTERM');
+			await expectSignalStopsAll(started, 'SIGTERM', STOP_WITHIN_MS.queue);
 		});
 	});
 });
