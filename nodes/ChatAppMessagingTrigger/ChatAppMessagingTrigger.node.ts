@@ -63,9 +63,9 @@ export class ChatAppMessagingTrigger implements INodeType {
 			'Starts the workflow when the Chat-App Messaging service reports an inbound message or a delivery status',
 		defaults: { name: 'Chat-App Messaging Trigger' },
 		eventTriggerDescription:
-			'Waiting for the Chat-App Messaging service: write to your chat-app number, or send a message and wait for its delivery status',
+			'Waiting for the Chat-App Messaging service on the Test URL: set it as the webhook URL in the messaging dashboard (with the sandbox of npm start: POST {"url": "<Test URL>"} to its /_sandbox/webhook), then write to your chat-app number or send a message and wait for its delivery status',
 		activationMessage:
-			'The workflow now starts when the Chat-App Messaging service posts an inbound message or a delivery status to the Production URL. Paste that URL in the messaging dashboard.',
+			'The workflow now starts when the Chat-App Messaging service posts an inbound message or a delivery status to the Production URL. While testing you pasted the Test URL in the messaging dashboard: replace it there with the Production URL.',
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

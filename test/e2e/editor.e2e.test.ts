@@ -87,6 +87,20 @@ describe('the editor in headless Chromium', () => {
 		});
 	});
 
+	test('the node is found by the words of its actions (n8n searches names and codex aliases)', async () => {
+		await step('editor-failure-search-actions.png', async () => {
+			await newWorkflowWithManualTrigger(page);
+			for (const term of ['send text', 'text message', 'send template', 'send media', 'location', 'fast forward', 'rewind', 'anchor']) {
+				expect(await searchCreator(page, term, ACTION_NODE)).toContain(ACTION_NODE);
+			}
+			await searchCreator(page, 'send text', ACTION_NODE);
+			await shot('editor-search-send-text.png');
+			await creatorItem(page, ACTION_NODE).click();
+			await page.getByText('Send a text message', { exact: true }).first().waitFor();
+			await shot('editor-search-send-text-actions.png');
+		});
+	});
+
 	test('Send Template labels each parameter with its placeholder, and the canvas reads "Message: Send Template"', async () => {
 		await step('editor-failure-send-template.png', async () => {
 			await newWorkflowWithManualTrigger(page);
@@ -154,7 +168,7 @@ describe('the editor in headless Chromium', () => {
 			await closeNdv();
 			const canvas = page.locator('[data-test-id=canvas-wrapper]');
 			await canvas
-				.getByText('Waiting for the Chat-App Messaging service: write to your chat-app number, or send a message and wait for its delivery status', { exact: true })
+				.getByText('Waiting for the Chat-App Messaging service on the Test URL: set it as the webhook URL in the messaging dashboard (with the sandbox of npm start: POST {"url": "<Test URL>"} to its /_sandbox/webhook), then write to your chat-app number or send a message and wait for its delivery status', { exact: true })
 				.first()
 				.waitFor();
 			expect(await canvas.innerText()).toContain('On Inbound Message');

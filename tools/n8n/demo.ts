@@ -125,11 +125,18 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 		}
 		return stopping;
 	};
+	// `npm start` runs this script as npm's own child (`exec node --import tsx ...`, no shell and
+	// no tsx wrapper in between), so the SIGINT or SIGTERM a process manager sends npm reaches us.
 	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 		process.on(sig, () => {
 			void shutdown(sig).then(() => process.exit(0));
 		});
 	}
+	// npm killed outright (SIGKILL) forwards nothing: we are re-parented, and stop as well.
+	const parentPid = process.ppid;
+	setInterval(() => {
+		if (process.ppid !== parentPid) void shutdown(`the parent process (${parentPid}) exited`).then(() => process.exit(0));
+	}, 1000).unref();
 
 	try {
 		await ensureRuntime({ log });
@@ -160,9 +167,12 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 			`curl -s -X POST ${sandbox.url}/_sandbox/inbound -H 'content-type: application/json' ` +
 			`-d '{"from":"${EXAMPLE_DATA.demoPhone}","text":"Hello from the sandbox"}'`;
 		const repliesCurl = `curl -s '${sandbox.url}/_sandbox/requests?method=POST&path=/v1/messages'`;
-		const webhookCurl =
-			`curl -s -X POST ${sandbox.url}/_sandbox/webhook -H 'content-type: application/json' ` +
-			`-d '{"url":"${client.webhookBaseUrl}/<path of your trigger>"}'`;
+		const sandboxUrl = sandbox.url;
+		const pointSandboxAt = (url: string) =>
+			`curl -s -X POST ${sandboxUrl}/_sandbox/webhook -H 'content-type: application/json' -d '{"url":"${url}"}'`;
+		const webhookCurl = pointSandboxAt(`${client.webhookBaseUrl}/<path of your trigger>`);
+		// "Execute workflow" listens on the Test URL only (n8n's /webhook-test/ twin of /webhook/).
+		const testUrl = `${client.webhookBaseUrl.replace(/\/webhook$/, '/webhook-test')}/<path of your trigger>`;
 		const lines = [
 			'',
 			'==================================================================================',
@@ -179,6 +189,10 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 				? ` webhooks:     the sandbox posts to ${webhookTarget}`
 				: ' webhooks:     no active trigger workflow yet. Activate one, then point the sandbox at\n' +
 					`               its production URL:\n   ${webhookCurl}`,
+			' test your own trigger workflow: click "Execute workflow" on it, point the sandbox at the',
+			'   Test URL shown in the trigger (Webhook URLs > Test URL), then simulate an inbound message:',
+			`   ${pointSandboxAt(testUrl)}`,
+			...(webhookTarget ? ['   and back to the published example afterwards:', `   ${pointSandboxAt(webhookTarget)}`] : []),
 			' simulate an inbound message:',
 			`   ${inboundCurl}`,
 			...(webhookTarget

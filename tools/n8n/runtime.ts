@@ -223,6 +223,14 @@ function specHash(runtime: N8nRuntime): string {
 	return h.digest('hex').slice(0, 16);
 }
 
+function fileSize(file: string): number {
+	try {
+		return fs.statSync(file).size;
+	} catch {
+		return 0;
+	}
+}
+
 function readJson<T>(file: string): T | undefined {
 	try {
 		return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
@@ -247,11 +255,49 @@ export function fmt(ms: number): string {
 	return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
-function countEntries(dir: string): number {
+/**
+ * How far an `npm install --loglevel=http` has come, from its log: npm logs one
+ * `http fetch GET 200 <tarball>` line per package it fetches (from the registry or its cache),
+ * while the top-level folders of node_modules all exist from the first seconds on (counting them
+ * stood still for minutes). `total` is the number of packages in the lock file.
+ */
+export function installProgress(logSinceStart: string, total: number | undefined): string {
+	const fetched = logSinceStart.match(/^npm http fetch GET 200 \S+\.tgz/gm)?.length ?? 0;
+	if (total !== undefined && fetched >= total) return `all ${total} packages fetched; npm is writing node_modules`;
+	return `${fetched}${total === undefined ? '' : ` of ${total}`} packages fetched`;
+}
+
+type LockedPackage = { link?: boolean; os?: string[]; cpu?: string[]; libc?: string[] };
+
+/** npm's rule for `os`/`cpu`/`libc` lists: either names allowed, or `!name`s refused. */
+function platformFits(list: string[] | undefined, value: string): boolean {
+	if (!list) return true;
+	return list.some((v) => !v.startsWith('!')) ? list.includes(value) : !list.includes(`!${value}`);
+}
+
+/** The packages a lock file installs on this machine (undefined without a lock). */
+export function lockedPackageCount(lockFile: string, platform: { os: string; cpu: string; libc: string } = { os: process.platform, cpu: process.arch, libc: 'glibc' }): number | undefined {
+	const lock = readJson<{ packages?: Record<string, LockedPackage> }>(lockFile);
+	if (!lock?.packages) return undefined;
+	return Object.entries(lock.packages).filter(
+		([key, pkg]) => key !== '' && !pkg.link && platformFits(pkg.os, platform.os) && platformFits(pkg.cpu, platform.cpu) && platformFits(pkg.libc, platform.libc),
+	).length;
+}
+
+/** What a log file holds after `offset` (its size when a step started). */
+function logTail(file: string, offset: number): string {
 	try {
-		return fs.readdirSync(dir).length;
+		const fd = fs.openSync(file, 'r');
+		try {
+			const size = fs.fstatSync(fd).size;
+			const buf = Buffer.alloc(Math.max(0, size - offset));
+			fs.readSync(fd, buf, 0, buf.length, offset);
+			return buf.toString('utf8');
+		} finally {
+			fs.closeSync(fd);
+		}
 	} catch {
-		return 0;
+		return '';
 	}
 }
 
@@ -458,7 +504,7 @@ export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<Ru
 		const lock = rt.lock;
 		log(
 			`[n8n-runtime] installing Node ${rt.nodeVersion} and n8n ${rt.n8nVersion} into ${rt.dir}` +
-				` (first time only: about 4-5 minutes, 3 GB; log: ${path.relative(PROJECT_ROOT, logFile)})`,
+				` (first time only: 5-10 minutes, 3 GB; log: ${path.relative(PROJECT_ROOT, logFile)})`,
 		);
 		fs.rmSync(rt.marker, { force: true });
 
@@ -501,19 +547,28 @@ export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<Ru
 		if (lockUsed) fs.copyFileSync(templateLock, path.join(rt.n8nDir, 'package-lock.json'));
 		const installed = readJson<{ version: string }>(path.join(rt.n8nPkgDir, 'package.json'));
 		const nm = path.join(rt.n8nDir, 'node_modules');
-		const progress = () => `${countEntries(nm)} entries in node_modules`;
+		const total = lockUsed ? lockedPackageCount(templateLock) : undefined;
+		let logOffset = 0;
+		const progress = () => installProgress(logTail(logFile, logOffset), total);
 		const installedMark = path.join(rt.n8nDir, '.installed');
 		if (installed?.version !== rt.n8nVersion || !fs.existsSync(installedMark)) {
 			fs.rmSync(installedMark, { force: true });
-			const step = `step 2/3 n8n ${rt.n8nVersion} (npm install${lockUsed ? ' with lock' : ''}, ~2-3 min)`;
+			// Measured on a busy 2-core machine: 2m21s to 6m20s.
+			const step = `step 2/3 n8n ${rt.n8nVersion} (npm install${lockUsed ? ' with lock' : ''}, 2-7 min)`;
 			const npmOpts = { cwd: rt.n8nDir, env: npmEnv, log, logFile, lockFile: lock, progress };
+			// One log line per fetched package: the progress counts them.
+			const args = [...NPM_INSTALL_ARGS.filter((a) => !a.startsWith('--loglevel=')), '--loglevel=http'];
+			const attempt = async (name: string) => {
+				logOffset = fileSize(logFile);
+				await runStep(name, npmCommand(), args, npmOpts);
+			};
 			try {
-				await runStep(step, npmCommand(), NPM_INSTALL_ARGS, npmOpts);
+				await attempt(step);
 			} catch (err) {
 				log(`[n8n-runtime] ${(err as Error).message.split('\n')[0]}`);
 				log('[n8n-runtime] retrying from an empty node_modules');
 				fs.rmSync(nm, { recursive: true, force: true });
-				await runStep(step + ' (retry)', npmCommand(), NPM_INSTALL_ARGS, npmOpts);
+				await attempt(step + ' (retry)');
 			}
 			fs.writeFileSync(installedMark, new Date().toISOString() + '\n');
 		} else {
@@ -523,7 +578,8 @@ export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<Ru
 		// 3. sqlite3's native binding, compiled against the runtime Node's headers (its prebuilt download fails).
 		if (!fs.existsSync(rt.sqliteBinding)) {
 			await runStep(
-				`step 3/3 compile sqlite3 for Node ${rt.nodeVersion} (~1 min)`,
+				// Measured: 2m56s to 3m23s; the C compiler works on one big file (sqlite3.c), so no finer progress.
+				`step 3/3 compile sqlite3 for Node ${rt.nodeVersion} (C compiler on sqlite3.c, 3-4 min)`,
 				npmCommand(),
 				['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts', '--loglevel=warn'],
 				{ cwd: rt.n8nDir, env: npmEnv, log, logFile, lockFile: lock },

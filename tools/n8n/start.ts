@@ -7,8 +7,8 @@
  * community package, an owner account, both credentials pointing at the sandbox, and every
  * examples/*.json imported (credentials wired). Ctrl-C stops both. (See demo.ts.)
  *
- * The user folder is persistent (.n8n-runtime/user): what you build in the editor survives a
- * restart. The package is re-packed and re-installed on every start; credentials and example
+ * The user folder is persistent (.n8n-runtime/user, or $N8N_USER_FOLDER): what you build in the
+ * editor survives a restart. The package is re-packed and re-installed on every start; credentials and example
  * workflows are updated in place, never duplicated.
  */
 import * as path from 'node:path';
@@ -26,7 +26,7 @@ void runDemo({
 		const n8n = await startN8n({
 			signal,
 			port: N8N_PORT,
-			userFolder: path.join(RUNTIME_DIR, 'user'),
+			userFolder: process.env.N8N_USER_FOLDER || path.join(RUNTIME_DIR, 'user'),
 			logFile: path.join(PROJECT_ROOT, '.artifacts', 'n8n', 'npm-start.log'),
 			log,
 		});

@@ -10,7 +10,8 @@ export const create: OperationDefinition = {
 	value: 'create',
 	name: 'Create',
 	action: 'Create an anchor',
-	description: 'Create a temporal anchor to return to at the end of time travel, optionally in a timeline',
+	description:
+		'Create an anchor as a resource (path /anchors), optionally in a timeline, to return to at the end of time travel. Use it when you organise work in timelines; use Set for a quick anchor without one.',
 	properties: [
 		timestampField,
 		descriptionField,

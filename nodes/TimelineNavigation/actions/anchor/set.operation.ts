@@ -8,7 +8,8 @@ export const set: OperationDefinition = {
 	value: 'set',
 	name: 'Set',
 	action: 'Set an anchor',
-	description: 'Fix a point in time to return to after changes',
+	description:
+		'Fix a point in time to return to after changes, through the action path /set-anchor (no timeline). Use it for a quick anchor before you travel; its answer carries a status message.',
 	properties: [timestampField, descriptionField],
 	async execute(this: IExecuteFunctions, call: CallContext) {
 		// Group A: every listed field is sent; the description may be empty.
