@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { postAnswer, sendAndWaitWorkflow } from '../n8n/sendAndWaitWorkflow';
 import { openBrowser, type Editor } from './browserSupport';
-import { env, n8n, nodeOutput, sandbox } from './support';
+import { env, executionsWithWaiting, n8n, nodeOutput, postToWebhook, sandbox, waitForExecutionsWhere } from './support';
 
 const CUSTOMER = '+14155550177';
 const VERSION = env.versions.n8n.replace(/\./g, '-');
@@ -74,54 +74,20 @@ beforeEach(async () => {
 	await sandbox.inbound(CUSTOMER, 'Hi');
 });
 
-async function trigger(path: string, body: object): Promise<void> {
-	// The first call right after activation may still 404.
-	for (let attempt = 0; ; attempt++) {
-		const res = await fetch(`${n8n.webhookBaseUrl}/${path}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-		});
-		if (res.status !== 404 || attempt >= 20) {
-			expect(res.status).toBe(200);
-			return;
-		}
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-}
-
 interface Waiting {
 	executionId: string;
 	link: string;
 	message: Awaited<ReturnType<typeof sandbox.messages>>[number];
 }
 
-/**
- * The workflow's executions, newest first, each with its data. Listed through the REST API the
- * editor uses: n8n 1.123's public API leaves waiting executions out of its list (it returns
- * them by id).
- */
-async function executionsOf(workflowId: string): Promise<any[]> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const listed = (await n8n.rest('GET', `/executions?filter=${filter}`)).body.results as Array<{ id: string }>;
-	return await Promise.all(listed.map(async ({ id }) => (await n8n.api('GET', `/executions/${id}?includeData=true`)).body));
-}
-
-/** Polls the scenario's executions until `done(list)` holds. */
-async function executionsWhere(key: string, what: string, done: (list: any[]) => boolean, timeoutMs = 30000): Promise<any[]> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const list = await executionsOf(scenarios[key].id);
-		if (done(list)) return list;
-		if (Date.now() > deadline) throw new Error(`${key}: no ${what} after ${timeoutMs} ms; statuses: ${list.map((e) => e.status).join(', ')}`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-}
+/** Polls the scenario's executions (waiting ones included) until `done(list)` holds. */
+const executionsWhere = (key: string, what: string, done: (list: any[]) => boolean, timeoutMs = 30000) =>
+	waitForExecutionsWhere(scenarios[key].id, what, done, timeoutMs, executionsWithWaiting);
 
 /** Starts the scenario's workflow and returns its waiting execution and the question's link. */
 async function ask(key: string, body: object = {}): Promise<Waiting> {
-	const before = new Set((await executionsOf(scenarios[key].id)).map((e) => String(e.id)));
-	await trigger(scenarios[key].path, body);
+	const before = new Set((await executionsWithWaiting(scenarios[key].id)).map((e) => String(e.id)));
+	expect((await postToWebhook(scenarios[key].path, body)).status).toBe(200);
 	const list = await executionsWhere(key, 'new waiting execution', (all) => all.some((e) => !before.has(String(e.id)) && e.status === 'waiting'));
 	const execution = list.find((e) => !before.has(String(e.id)))!;
 	const messages = await sandbox.messages({ phone: CUSTOMER });

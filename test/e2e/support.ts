@@ -12,20 +12,35 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 
-/** Polls the workflow's executions (newest first) until `done(list)` holds. */
+/**
+ * The workflow's executions, newest first, each with its data, waiting ones included: listed
+ * through the REST API the editor uses, as n8n 1.123's public API leaves waiting executions out
+ * of its list (it returns them by id).
+ */
+export async function executionsWithWaiting(workflowId: string): Promise<any[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const listed = (await n8n.rest('GET', `/executions?filter=${filter}`)).body.results as Array<{ id: string }>;
+	const executions = [];
+	// One at a time: a loaded n8n resets connections under a burst of requests.
+	for (const { id } of listed) executions.push((await n8n.api('GET', `/executions/${id}?includeData=true`)).body);
+	return executions;
+}
+
+/** Polls the workflow's executions (newest first, as `list` gives them) until `done(list)` holds. */
 export async function waitForExecutionsWhere(
 	workflowId: string,
 	what: string,
 	done: (list: any[]) => boolean,
 	timeoutMs = 30000,
+	list: (workflowId: string) => Promise<any[]> = n8n.executions,
 ): Promise<any[]> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const list = await n8n.executions(workflowId);
-		if (done(list)) return list;
+		const executions = await list(workflowId);
+		if (done(executions)) return executions;
 		if (Date.now() > deadline) {
 			const counts: Record<string, number> = {};
-			for (const e of list) counts[`${e.mode} ${e.status}`] = (counts[`${e.mode} ${e.status}`] ?? 0) + 1;
+			for (const e of executions) counts[`${e.mode} ${e.status}`] = (counts[`${e.mode} ${e.status}`] ?? 0) + 1;
 			throw new Error(`workflow ${workflowId}: no ${what} after ${timeoutMs} ms; executions (mode status: count): ${JSON.stringify(counts)}`);
 		}
 		await sleep(250);
@@ -65,6 +80,19 @@ export async function waitForSettledExecutions(workflowId: string, settleMs: num
 }
 
 export { nodeOutput } from '../n8n/runData';
+
+/** POSTs JSON to a published workflow's Webhook path; the first calls right after activation may still 404. */
+export async function postToWebhook(path: string, body: object): Promise<Response> {
+	for (let attempt = 0; ; attempt++) {
+		const res = await fetch(`${n8n.webhookBaseUrl}/${path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+		if (res.status !== 404 || attempt >= 20) return res;
+		await sleep(250);
+	}
+}
 
 /** The same, from the run data `n8n execute --rawOutput` printed. */
 export function cliNodeOutput(data: any, nodeName: string): any[] {
