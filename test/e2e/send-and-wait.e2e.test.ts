@@ -7,9 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
+import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, seedExampleData } from '../n8n/examples';
 import { postAnswer, sendAndWaitWorkflow } from '../n8n/sendAndWaitWorkflow';
 import { openBrowser, type Editor } from './browserSupport';
-import { env, executionsWithWaiting, n8n, nodeOutput, postToWebhook, sandbox, waitForExecutionsWhere } from './support';
+import { creds, env, executionsWithWaiting, n8n, nodeOutput, postToWebhook, sandbox, waitForExecutionsWhere } from './support';
 
 const CUSTOMER = '+14155550177';
 const VERSION = env.versions.n8n.replace(/\./g, '-');
@@ -49,6 +50,7 @@ let browser: Editor;
 beforeAll(async () => {
 	await sandbox.reset();
 	await sandbox.setWebhook(null);
+	await seedExampleData(sandbox);
 	for (const [key, parameters] of Object.entries(definitions)) {
 		const path = `e2e-send-and-wait-${key}-${randomUUID()}`;
 		const workflow = sendAndWaitWorkflow({ name: `Send and Wait: ${key}`, path, to: CUSTOMER, messaging: env.credentials.messaging, ask: parameters });
@@ -226,3 +228,38 @@ test('Limit Wait Time of a few seconds: nobody answers and the execution goes on
 	expect(out.body).toEqual({ order: '#1042' });
 	expect(nodeOutput(execution, 'After')).toHaveLength(1);
 }, 150_000);
+
+test('the refund example: the manager, outside the window, gets the approval_request template with the link; approved in Chromium, the customer is told', async () => {
+	const id = await importExample(n8n, EXAMPLE_FILES.refundApproval, creds);
+	const started = await n8n.rest('POST', `/workflows/${id}/run`, { triggerToStartFrom: { name: 'When Clicking Execute' } });
+	const executionId = String(started.body.executionId);
+	await waitForExecutionsWhere(id, 'the refund question waiting', (all) => all.some((e) => String(e.id) === executionId && e.status === 'waiting'), 60000, executionsWithWaiting);
+
+	// The text was refused (window closed), the template went with the link in its {{2}}.
+	const sent = (await sandbox.requests({ method: 'POST', path: '/v1/messages' })).filter((r) => (r.body as any).to === EXAMPLE_DATA.managerPhone);
+	expect(sent.map((r) => [(r.body as any).message_type, r.responseStatus])).toEqual([
+		['text', 422],
+		['template', 200],
+	]);
+	const [manager] = (await sandbox.messages({ phone: EXAMPLE_DATA.managerPhone })).filter((m) => m.direction === 'outbound');
+	const [link] = manager.links!;
+	expect(manager.text).toBe(`Your approval is needed: refund of $250 for order #1042. Answer here: ${link}`);
+	expect(link).toContain(`/webhook-waiting/${executionId}/`);
+
+	const page = await open(link);
+	await page.getByText('Refund of $250 for order #1042 (Ada). Do you approve?').waitFor();
+	await browser.shot(`send-and-wait-${VERSION}-refund-example.png`);
+	await page.getByRole('button', { name: 'Approve refund' }).click();
+	await page.getByText('Your answer was recorded: Approve refund.').waitFor();
+
+	const [execution] = await waitForExecutionsWhere(
+		id,
+		'the refund example finished',
+		(all) => all.some((e) => String(e.id) === executionId && e.status === 'success' && e.data?.resultData?.runData?.['Tell the Customer']),
+		30000,
+		executionsWithWaiting,
+	);
+	expect(nodeOutput(execution, 'Ask the Manager')).toEqual([{ data: { approved: true, respondedAt: expect.any(String) } }]);
+	const [told] = nodeOutput(execution, 'Tell the Customer');
+	expect(told).toEqual(expect.objectContaining({ to: EXAMPLE_DATA.customerPhone, template: { id: 'order_update', parameters: ['Ada', '#1042'] } }));
+});
