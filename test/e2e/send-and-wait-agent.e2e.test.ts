@@ -6,8 +6,8 @@
  * link; the timeline action happens only on approval, and the agent then answers.
  */
 import { randomUUID } from 'node:crypto';
-import { startModelServer, type ModelServer } from '../model-server/server';
-import { agentWorkflow, fromAI, HUMAN_REVIEW_NODE_TYPE } from '../n8n/agentWorkflow';
+import type { ModelServer } from '../model-server/server';
+import { agentWorkflow, fastForwardTool, HUMAN_REVIEW_NODE_TYPE, scriptedModel } from '../n8n/agentWorkflow';
 import type { StoredCredential } from '../n8n/instance';
 import { postAnswer } from '../n8n/sendAndWaitWorkflow';
 import { env, executionsWithWaiting, n8n, postToWebhook, sandbox, waitForExecutionsWhere } from './support';
@@ -18,10 +18,7 @@ let openAiCredential: StoredCredential;
 const published: string[] = [];
 
 beforeAll(async () => {
-	model = await startModelServer();
-	[openAiCredential] = await n8n.importCredentials([
-		{ name: 'Scripted model (human review tests)', type: 'openAiApi', data: { apiKey: model.apiKey, url: model.baseUrl } },
-	]);
+	({ model, credential: openAiCredential } = await scriptedModel(n8n, 'Scripted model (human review tests)'));
 	await sandbox.reset();
 });
 
@@ -49,16 +46,7 @@ async function startReviewedAgent(finalText: string) {
 			prompt: 'Move time forward by two hours.',
 			openAiCredential,
 			webhookPath: path,
-			tool: {
-				name: 'Fast Forward',
-				credential: env.credentials.timeline,
-				parameters: {
-					resource: 'time',
-					operation: 'fastForward',
-					durationAmount: fromAI('amount', 'How many units of time to move forward, a whole number', 'number'),
-					durationUnit: fromAI('unit', 'The unit of the amount: minutes, hours or days', 'string'),
-				},
-			},
+			tool: fastForwardTool(env.credentials.timeline),
 			review: {
 				name: 'Ask the Manager',
 				credential: env.credentials.messaging,

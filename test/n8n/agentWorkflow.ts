@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { SCRIPTED_MODEL } from '../model-server/server';
-import { NODE_TYPES, type StoredCredential, type WorkflowJson } from './instance';
+import { SCRIPTED_MODEL, startModelServer, type ModelServer } from '../model-server/server';
+import { NODE_TYPES, type N8nClient, type StoredCredential, type WorkflowJson } from './instance';
 
 /** The action node as n8n offers it to an AI Agent (`usableAsTool` adds the `Tool` type). */
 export const TOOL_NODE_TYPE = `${NODE_TYPES.action}Tool`;
@@ -85,5 +85,26 @@ export function agentWorkflow(options: {
 				: { [tool.name]: { ai_tool: [toAgent] } }),
 		},
 		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** A scripted model server, and the OpenAI credential pointing at it imported into n8n under `name`. */
+export async function scriptedModel(n8n: N8nClient, name: string): Promise<{ model: ModelServer; credential: StoredCredential }> {
+	const model = await startModelServer();
+	const [credential] = await n8n.importCredentials([{ name, type: 'openAiApi', data: { apiKey: model.apiKey, url: model.baseUrl } }]);
+	return { model, credential };
+}
+
+/** Time → Fast-Forward as a tool, with Amount and Unit left to the model. */
+export function fastForwardTool(credential: StoredCredential): AgentToolSpec {
+	return {
+		name: 'Fast Forward',
+		credential,
+		parameters: {
+			resource: 'time',
+			operation: 'fastForward',
+			durationAmount: fromAI('amount', 'How many units of time to move forward, a whole number', 'number'),
+			durationUnit: fromAI('unit', 'The unit of the amount: minutes, hours or days', 'string'),
+		},
 	};
 }

@@ -16,15 +16,18 @@ const amountField = (verb: string): INodeProperties => ({
 	description: `How many units of time to ${verb}`,
 });
 
+/** Minutes, hours or days: the units of a duration, also of Send and Wait's Limit Wait Time. */
+export const DURATION_UNIT_OPTIONS = [
+	{ name: 'Minutes', value: 'minutes' },
+	{ name: 'Hours', value: 'hours' },
+	{ name: 'Days', value: 'days' },
+];
+
 const unitField: INodeProperties = {
 	displayName: 'Unit',
 	name: 'durationUnit',
 	type: 'options',
-	options: [
-		{ name: 'Minutes', value: 'minutes' },
-		{ name: 'Hours', value: 'hours' },
-		{ name: 'Days', value: 'days' },
-	],
+	options: DURATION_UNIT_OPTIONS,
 	default: 'hours',
 	description: 'The unit of the amount',
 };
