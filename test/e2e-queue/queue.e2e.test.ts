@@ -286,7 +286,12 @@ describe('Send and Wait through the balancer', () => {
 	/** Starts the workflow through the balancer; its waiting execution and the link in the sandbox. */
 	async function question(flow: { id: string; url: string }): Promise<{ executionId: string; link: string }> {
 		const before = new Set((await executionsOf(cluster.main, flow.id)).map((e) => e.id));
-		expect((await post(flow.url, {})).status).toBe(200);
+		// Right after publishing, a webhook process may not know the path yet (404) for a moment.
+		const started = await waitFor('the workflow\'s webhook on the webhook processes', async () => {
+			const answer = await post(flow.url, {});
+			return answer.status !== 404 && answer;
+		}, { timeoutMs: 15000, intervalMs: 250 });
+		expect(started.status).toBe(200);
 		const executionId = await waitFor(
 			'a waiting execution',
 			async () => (await executionsOf(cluster.main, flow.id)).find((e) => !before.has(e.id) && e.status === 'waiting')?.id,

@@ -6,8 +6,8 @@
  * sandbox received for the scripted arguments, the tool result the model got back, and the
  * agent's final answer.
  */
-import { agentWorkflow, AGENT_NODE, fromAI, type AgentToolSpec } from '../../tools/n8n/agentWorkflow';
-import { startModelServer, type ModelServer, type ScriptedReply } from '../../tools/model-server/server';
+import { agentWorkflow, AGENT_NODE, fastForwardTool, fromAI, scriptedModel, type AgentToolSpec } from '../../tools/n8n/agentWorkflow';
+import type { ModelServer, ScriptedReply } from '../../tools/model-server/server';
 import type { StoredCredential } from '../../tools/n8n/instance';
 import { env, n8n, sandbox } from './support';
 
@@ -15,10 +15,7 @@ let model: ModelServer;
 let openAiCredential: StoredCredential;
 
 beforeAll(async () => {
-	model = await startModelServer();
-	[openAiCredential] = await n8n.importCredentials([
-		{ name: 'Scripted model (tests)', type: 'openAiApi', data: { apiKey: model.apiKey, url: model.baseUrl } },
-	]);
+	({ model, credential: openAiCredential } = await scriptedModel(n8n, 'Scripted model (tests)'));
 	await sandbox.reset();
 });
 
@@ -61,20 +58,6 @@ function toolResultSentToModel(callNumber: number): unknown {
 	const result = messages.find((m) => m.role === 'tool' && m.tool_call_id === `call_${callNumber}`);
 	if (!result) throw new Error(`the model never received the result of call_${callNumber}`);
 	return JSON.parse(String(result.content));
-}
-
-/** Time → Fast-Forward with Amount and Unit left to the model. */
-function fastForwardTool(): AgentToolSpec {
-	return {
-		name: 'Fast Forward',
-		credential: env.credentials.timeline,
-		parameters: {
-			resource: 'time',
-			operation: 'fastForward',
-			durationAmount: fromAI('amount', 'How many units of time to move forward, a whole number', 'number'),
-			durationUnit: fromAI('unit', 'The unit of the amount: minutes, hours or days', 'string'),
-		},
-	};
 }
 
 /** The /v1 requests the sandbox received: method, path, body and the status it answered. */
@@ -171,7 +154,7 @@ describe('the node as a tool of n8n\'s AI Agent', () => {
 	});
 
 	test('Time → Fast-Forward: amount (a number) and unit from the model become the service duration; the agent answers with the new time', async () => {
-		const tool = fastForwardTool();
+		const tool = fastForwardTool(env.credentials.timeline);
 		const finalText = 'Time moved forward by 90 minutes.';
 
 		const run = await runAgent(
@@ -208,7 +191,7 @@ describe('the node as a tool of n8n\'s AI Agent', () => {
 		// Measured on n8n 1.123 (AI Agent 3): a tool's error is not handed back to the model; it
 		// ends the execution, still naming Unit and the value, and nothing is sent.
 		test(`on n8n ${env.versions.n8n}, a wrong unit from the model ends the execution with an error naming Unit and its value; nothing is sent`, async () => {
-			const run = runAgent('Agent: fast-forward, wrong unit (e2e)', 'Move time forward by two weeks.', fastForwardTool(), [
+			const run = runAgent('Agent: fast-forward, wrong unit (e2e)', 'Move time forward by two weeks.', fastForwardTool(env.credentials.timeline), [
 				{ toolCall: { tool: 'Fast_Forward', arguments: { amount: 2, unit: 'weeks' } } },
 				{ text: 'unused' },
 			]);
@@ -220,7 +203,7 @@ describe('the node as a tool of n8n\'s AI Agent', () => {
 
 	test('a wrong unit from the model comes back to it as an error naming Unit and its value, nothing is sent; its corrected call (the amount as text) goes through', async () => {
 		const finalText = 'Time moved forward by two weeks (14 days).';
-		const run = await runAgent('Agent: fast-forward, corrected (e2e)', 'Move time forward by two weeks.', fastForwardTool(), [
+		const run = await runAgent('Agent: fast-forward, corrected (e2e)', 'Move time forward by two weeks.', fastForwardTool(env.credentials.timeline), [
 			{ toolCall: { tool: 'Fast_Forward', arguments: { amount: 2, unit: 'weeks' } } },
 			// models sometimes give numbers as text
 			{ toolCall: { tool: 'Fast_Forward', arguments: { amount: '14', unit: 'days' } } },

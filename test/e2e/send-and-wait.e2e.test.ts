@@ -7,9 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
+import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, seedExampleData } from '../../tools/n8n/examples';
 import { postAnswer, sendAndWaitWorkflow } from '../../tools/n8n/sendAndWaitWorkflow';
 import { openBrowser, type Editor } from './browserSupport';
-import { env, n8n, nodeOutput, sandbox } from './support';
+import { creds, env, executionsWithWaiting, n8n, nodeOutput, postToWebhook, sandbox, waitForExecutionsWhere } from './support';
 
 const CUSTOMER = '+14155550177';
 const VERSION = env.versions.n8n.replace(/\./g, '-');
@@ -49,6 +50,7 @@ let browser: Editor;
 beforeAll(async () => {
 	await sandbox.reset();
 	await sandbox.setWebhook(null);
+	await seedExampleData(sandbox);
 	for (const [key, parameters] of Object.entries(definitions)) {
 		const path = `e2e-send-and-wait-${key}-${randomUUID()}`;
 		const workflow = sendAndWaitWorkflow({ name: `Send and Wait: ${key}`, path, to: CUSTOMER, messaging: env.credentials.messaging, ask: parameters });
@@ -74,54 +76,20 @@ beforeEach(async () => {
 	await sandbox.inbound(CUSTOMER, 'Hi');
 });
 
-async function trigger(path: string, body: object): Promise<void> {
-	// The first call right after activation may still 404.
-	for (let attempt = 0; ; attempt++) {
-		const res = await fetch(`${n8n.webhookBaseUrl}/${path}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-		});
-		if (res.status !== 404 || attempt >= 20) {
-			expect(res.status).toBe(200);
-			return;
-		}
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-}
-
 interface Waiting {
 	executionId: string;
 	link: string;
 	message: Awaited<ReturnType<typeof sandbox.messages>>[number];
 }
 
-/**
- * The workflow's executions, newest first, each with its data. Listed through the REST API the
- * editor uses: n8n 1.123's public API leaves waiting executions out of its list (it returns
- * them by id).
- */
-async function executionsOf(workflowId: string): Promise<any[]> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const listed = (await n8n.rest('GET', `/executions?filter=${filter}`)).body.results as Array<{ id: string }>;
-	return await Promise.all(listed.map(async ({ id }) => (await n8n.api('GET', `/executions/${id}?includeData=true`)).body));
-}
-
-/** Polls the scenario's executions until `done(list)` holds. */
-async function executionsWhere(key: string, what: string, done: (list: any[]) => boolean, timeoutMs = 30000): Promise<any[]> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const list = await executionsOf(scenarios[key].id);
-		if (done(list)) return list;
-		if (Date.now() > deadline) throw new Error(`${key}: no ${what} after ${timeoutMs} ms; statuses: ${list.map((e) => e.status).join(', ')}`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-}
+/** Polls the scenario's executions (waiting ones included) until `done(list)` holds. */
+const executionsWhere = (key: string, what: string, done: (list: any[]) => boolean, timeoutMs = 30000) =>
+	waitForExecutionsWhere(scenarios[key].id, what, done, timeoutMs, executionsWithWaiting);
 
 /** Starts the scenario's workflow and returns its waiting execution and the question's link. */
 async function ask(key: string, body: object = {}): Promise<Waiting> {
-	const before = new Set((await executionsOf(scenarios[key].id)).map((e) => String(e.id)));
-	await trigger(scenarios[key].path, body);
+	const before = new Set((await executionsWithWaiting(scenarios[key].id)).map((e) => String(e.id)));
+	expect((await postToWebhook(scenarios[key].path, body)).status).toBe(200);
 	const list = await executionsWhere(key, 'new waiting execution', (all) => all.some((e) => !before.has(String(e.id)) && e.status === 'waiting'));
 	const execution = list.find((e) => !before.has(String(e.id)))!;
 	const messages = await sandbox.messages({ phone: CUSTOMER });
@@ -260,3 +228,38 @@ test('Limit Wait Time of a few seconds: nobody answers and the execution goes on
 	expect(out.body).toEqual({ order: '#1042' });
 	expect(nodeOutput(execution, 'After')).toHaveLength(1);
 }, 150_000);
+
+test('the refund example: the manager, outside the window, gets the approval_request template with the link; approved in Chromium, the customer is told', async () => {
+	const id = await importExample(n8n, EXAMPLE_FILES.refundApproval, creds);
+	const started = await n8n.rest('POST', `/workflows/${id}/run`, { triggerToStartFrom: { name: 'When Clicking Execute' } });
+	const executionId = String(started.body.executionId);
+	await waitForExecutionsWhere(id, 'the refund question waiting', (all) => all.some((e) => String(e.id) === executionId && e.status === 'waiting'), 60000, executionsWithWaiting);
+
+	// The text was refused (window closed), the template went with the link in its {{2}}.
+	const sent = (await sandbox.requests({ method: 'POST', path: '/v1/messages' })).filter((r) => (r.body as any).to === EXAMPLE_DATA.managerPhone);
+	expect(sent.map((r) => [(r.body as any).message_type, r.responseStatus])).toEqual([
+		['text', 422],
+		['template', 200],
+	]);
+	const [manager] = (await sandbox.messages({ phone: EXAMPLE_DATA.managerPhone })).filter((m) => m.direction === 'outbound');
+	const [link] = manager.links!;
+	expect(manager.text).toBe(`Your approval is needed: refund of $250 for order #1042. Answer here: ${link}`);
+	expect(link).toContain(`/webhook-waiting/${executionId}/`);
+
+	const page = await open(link);
+	await page.getByText('Refund of $250 for order #1042 (Ada). Do you approve?').waitFor();
+	await browser.shot(`send-and-wait-${VERSION}-refund-example.png`);
+	await page.getByRole('button', { name: 'Approve refund' }).click();
+	await page.getByText('Your answer was recorded: Approve refund.').waitFor();
+
+	const [execution] = await waitForExecutionsWhere(
+		id,
+		'the refund example finished',
+		(all) => all.some((e) => String(e.id) === executionId && e.status === 'success' && e.data?.resultData?.runData?.['Tell the Customer']),
+		30000,
+		executionsWithWaiting,
+	);
+	expect(nodeOutput(execution, 'Ask the Manager')).toEqual([{ data: { approved: true, respondedAt: expect.any(String) } }]);
+	const [told] = nodeOutput(execution, 'Tell the Customer');
+	expect(told).toEqual(expect.objectContaining({ to: EXAMPLE_DATA.customerPhone, template: { id: 'order_update', parameters: ['Ada', '#1042'] } }));
+});

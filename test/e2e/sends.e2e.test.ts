@@ -5,21 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { NODE_TYPES, type WorkflowJson } from '../../tools/n8n/instance';
+import { workflowNode } from '../../tools/n8n/workflowNode';
 import { env, n8n, onceRegistered, sandbox, waitForExecutions } from './support';
 
 const PATH = `e2e-map-automatically-${randomUUID()}`;
 let workflowId: string;
 
 function mappedSendTextWorkflow(): WorkflowJson {
-	const node = (name: string, type: string, typeVersion: number, x: number, parameters: object, extra: object = {}) => ({
-		id: randomUUID(),
-		name,
-		type,
-		typeVersion,
-		position: [x, 0],
-		parameters,
-		...extra,
-	});
+	const node = workflowNode;
 	return {
 		name: 'Send Text, Map Automatically',
 		nodes: [

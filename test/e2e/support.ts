@@ -23,24 +23,39 @@ export function onceRegistered(call: () => Promise<Response>, timeoutMs = 10_000
 
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 
-/** Polls the workflow's executions (newest first) until `done(list)` holds. */
+/**
+ * The workflow's executions, newest first, each with its data, waiting ones included: listed
+ * through the REST API the editor uses, as n8n 1.123's public API leaves waiting executions out
+ * of its list (it returns them by id).
+ */
+export async function executionsWithWaiting(workflowId: string): Promise<any[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const listed = (await n8n.rest('GET', `/executions?filter=${filter}`)).body.results as Array<{ id: string }>;
+	const executions = [];
+	// One at a time: a loaded n8n resets connections under a burst of requests.
+	for (const { id } of listed) executions.push((await n8n.api('GET', `/executions/${id}?includeData=true`)).body);
+	return executions;
+}
+
+/** Polls the workflow's executions (newest first, as `list` gives them) until `done(list)` holds. */
 export async function waitForExecutionsWhere(
 	workflowId: string,
 	what: string,
 	done: (list: any[]) => boolean,
 	timeoutMs = 30000,
+	list: (workflowId: string) => Promise<any[]> = n8n.executions,
 ): Promise<any[]> {
-	let list: any[] = [];
+	let executions: any[] = [];
 	const counts = () => {
 		const byModeAndStatus: Record<string, number> = {};
-		for (const e of list) byModeAndStatus[`${e.mode} ${e.status}`] = (byModeAndStatus[`${e.mode} ${e.status}`] ?? 0) + 1;
+		for (const e of executions) byModeAndStatus[`${e.mode} ${e.status}`] = (byModeAndStatus[`${e.mode} ${e.status}`] ?? 0) + 1;
 		return JSON.stringify(byModeAndStatus);
 	};
 	return waitFor(
 		() => `${what} of workflow ${workflowId}; executions (mode status: count): ${counts()}`,
 		async () => {
-			list = await n8n.executions(workflowId);
-			return done(list) && list;
+			executions = await list(workflowId);
+			return done(executions) && executions;
 		},
 		{ timeoutMs, intervalMs: 250 },
 	);
@@ -79,6 +94,17 @@ export async function waitForSettledExecutions(workflowId: string, settleMs: num
 }
 
 export { nodeOutput } from '../../tools/n8n/runData';
+
+/** POSTs JSON to a published workflow's Webhook path, once n8n has registered it. */
+export function postToWebhook(path: string, body: object): Promise<Response> {
+	return onceRegistered(() =>
+		fetch(`${n8n.webhookBaseUrl}/${path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		}),
+	);
+}
 
 /** The same, from the run data `n8n execute --rawOutput` printed. */
 export function cliNodeOutput(data: any, nodeName: string): any[] {

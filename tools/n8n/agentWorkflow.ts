@@ -6,11 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { SCRIPTED_MODEL } from '../model-server/server';
-import { NODE_TYPES, type StoredCredential, type WorkflowJson } from './instance';
+import { SCRIPTED_MODEL, startModelServer, type ModelServer } from '../model-server/server';
+import { NODE_TYPES, type N8nClient, type StoredCredential, type WorkflowJson } from './instance';
 
 /** The action node as n8n offers it to an AI Agent (`usableAsTool` adds the `Tool` type). */
 export const TOOL_NODE_TYPE = `${NODE_TYPES.action}Tool`;
+/** Its Send and Wait operation as n8n 2.x offers it for human review of another tool's call. */
+export const HUMAN_REVIEW_NODE_TYPE = `${NODE_TYPES.action}HitlTool`;
 export const AGENT_NODE = 'AI Agent';
 export const AGENT_NODE_TYPE = '@n8n/n8n-nodes-langchain.agent';
 export const CHAT_MODEL_NODE_TYPE = '@n8n/n8n-nodes-langchain.lmChatOpenAi';
@@ -37,6 +39,10 @@ export function agentWorkflow(options: {
 	openAiCredential: StoredCredential;
 	/** The AI Agent's node version: 3.1 in n8n 2.41; n8n 1.123 bundles versions up to 3. */
 	agentVersion?: number;
+	/** A human-review node between the tool and the agent: the tool runs only once a person approves. */
+	review?: AgentToolSpec;
+	/** Start with a Webhook on this path (a waiting execution needs a saved, published workflow) instead of Manual Trigger. */
+	webhookPath?: string;
 }): WorkflowJson {
 	const { tool } = options;
 	const node = (name: string, type: string, typeVersion: number, position: [number, number], rest: object) => ({
@@ -48,10 +54,15 @@ export function agentWorkflow(options: {
 		...rest,
 	});
 	const ref = (c: StoredCredential) => ({ [c.type]: { id: c.id, name: c.name } });
+	const { review, webhookPath } = options;
+	const start = webhookPath
+		? node('Start', 'n8n-nodes-base.webhook', 2.1, [0, 0], { parameters: { httpMethod: 'POST', path: webhookPath, options: {} }, webhookId: randomUUID() })
+		: node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0], { parameters: {} });
+	const toAgent = [{ node: AGENT_NODE, type: 'ai_tool', index: 0 }];
 	return {
 		name: options.name,
 		nodes: [
-			node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0], { parameters: {} }),
+			start,
 			node(AGENT_NODE, AGENT_NODE_TYPE, options.agentVersion ?? 3.1, [240, 0], {
 				parameters: { promptType: 'define', text: options.prompt, options: {} },
 			}),
@@ -64,12 +75,38 @@ export function agentWorkflow(options: {
 				parameters: tool.parameters,
 				credentials: ref(tool.credential),
 			}),
+			...(review
+				? [node(review.name, HUMAN_REVIEW_NODE_TYPE, 1, [400, 120], { parameters: review.parameters, credentials: ref(review.credential) })]
+				: []),
 		],
 		connections: {
 			Start: { main: [[{ node: AGENT_NODE, type: 'main', index: 0 }]] },
 			'Chat Model': { ai_languageModel: [[{ node: AGENT_NODE, type: 'ai_languageModel', index: 0 }]] },
-			[tool.name]: { ai_tool: [[{ node: AGENT_NODE, type: 'ai_tool', index: 0 }]] },
+			...(review
+				? { [tool.name]: { ai_tool: [[{ node: review.name, type: 'ai_tool', index: 0 }]] }, [review.name]: { ai_tool: [toAgent] } }
+				: { [tool.name]: { ai_tool: [toAgent] } }),
 		},
 		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** A scripted model server, and the OpenAI credential pointing at it imported into n8n under `name`. */
+export async function scriptedModel(n8n: N8nClient, name: string): Promise<{ model: ModelServer; credential: StoredCredential }> {
+	const model = await startModelServer();
+	const [credential] = await n8n.importCredentials([{ name, type: 'openAiApi', data: { apiKey: model.apiKey, url: model.baseUrl } }]);
+	return { model, credential };
+}
+
+/** Time → Fast-Forward as a tool, with Amount and Unit left to the model. */
+export function fastForwardTool(credential: StoredCredential): AgentToolSpec {
+	return {
+		name: 'Fast Forward',
+		credential,
+		parameters: {
+			resource: 'time',
+			operation: 'fastForward',
+			durationAmount: fromAI('amount', 'How many units of time to move forward, a whole number', 'number'),
+			durationUnit: fromAI('unit', 'The unit of the amount: minutes, hours or days', 'string'),
+		},
 	};
 }

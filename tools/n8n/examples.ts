@@ -1,7 +1,8 @@
 /**
  * The example workflows (examples/*.json) and the sandbox data they need to run out of the box:
- * events at the scheduled example's location within the last day, and the contact whose
- * `first_name` fills the inbound reply's `{first_name}`. Used by `npm start` and the e2e suite.
+ * events at the scheduled example's location within the last day, the contact whose
+ * `first_name` fills the inbound reply's `{first_name}`, and the template the refund example
+ * asks the manager with when the manager's 24-hour window is closed. Used by `npm start` and the e2e suite.
  * `npm start` also seeds one timeline with an anchor and an item, so that every timeline
  * picker in the editor has something to list.
  */
@@ -25,6 +26,16 @@ export const EXAMPLE_DATA = {
 		{ phone: '+14155550123', fields: { first_name: 'Ada' } },
 		{ phone: '+15551234567', fields: { first_name: 'Grace' } },
 	],
+	/** Who the refund example asks (its "Refund Request" node). */
+	managerPhone: '+14155550124',
+	/** The template the refund example sends when the manager's 24-hour window is closed. */
+	templates: [
+		{
+			id: 'approval_request',
+			body: 'Your approval is needed: {{1}}. Answer here: {{2}}',
+			parameters: [{ name: 'request' }, { name: 'link', pattern: '^https?://\\S+$' }],
+		},
+	],
 	/** Seeded relative to now, so the scheduled example's "last 24 hours" always holds them. */
 	events: [
 		{ hoursAgo: 5, description: 'The lighthouse of Pharos is lit for the first time' },
@@ -45,6 +56,7 @@ export const EXAMPLE_FILES = {
 	deliveryTracking: '03-delivery-tracking.json',
 	statusWebhook: '04-delivery-status-webhook.json',
 	session: '05-timeline-session.json',
+	refundApproval: '06-refund-approval.json',
 } as const;
 
 /** The requests the timeline-session example makes, in order. */
@@ -61,12 +73,13 @@ export function readExample(file: string): WorkflowJson {
 	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
 }
 
-/** Seeds the events and contacts; returns the events as the sandbox stores them (ISO times). */
+/** Seeds the events, contacts and templates; returns the events as the sandbox stores them (ISO times). */
 export async function seedExampleData(
 	client: SandboxClient,
 	now = Date.now(),
 ): Promise<Array<{ location: string; time: string; description: string }>> {
 	for (const c of EXAMPLE_DATA.contacts) await client.seedContact(c.phone, { ...c.fields });
+	for (const t of EXAMPLE_DATA.templates) await client.seedTemplate({ ...t, parameters: t.parameters.map((p) => ({ ...p })) });
 	const seeded = [];
 	for (const e of EXAMPLE_DATA.events) {
 		const event = {

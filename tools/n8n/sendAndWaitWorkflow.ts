@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { NODE_TYPES, type StoredCredential, type WorkflowJson } from './instance';
+import { workflowNode } from './workflowNode';
 
 export function sendAndWaitWorkflow(o: {
 	name: string;
@@ -14,15 +15,7 @@ export function sendAndWaitWorkflow(o: {
 	/** The Ask node's parameters besides resource, operation and To. */
 	ask: Record<string, unknown>;
 }): WorkflowJson {
-	const node = (name: string, type: string, typeVersion: number, x: number, parameters: object, extra: object = {}) => ({
-		id: randomUUID(),
-		name,
-		type,
-		typeVersion,
-		position: [x, 0],
-		parameters,
-		...extra,
-	});
+	const node = workflowNode;
 	return {
 		name: o.name,
 		nodes: [

@@ -37,6 +37,9 @@ export function buildDuration(amount: unknown, letter: UnitLetter): Checked<stri
 const amount: FieldRef = { displayName: 'Amount', name: 'durationAmount' };
 const unit: FieldRef = { displayName: 'Unit', name: 'durationUnit' };
 
+/** Minutes, hours and days as an options field offers them (also Send and Wait's Limit Wait Time). */
+export const DURATION_UNIT_OPTIONS = Object.entries(UNITS).map(([value, { name }]) => ({ name, value }));
+
 /** The Amount and Unit fields; `verb` says what the amount does ("move forward"). */
 export function durationFields(verb: string): INodeProperties[] {
 	return [
@@ -51,7 +54,7 @@ export function durationFields(verb: string): INodeProperties[] {
 		{
 			...unit,
 			type: 'options',
-			options: Object.entries(UNITS).map(([value, { name }]) => ({ name, value })),
+			options: DURATION_UNIT_OPTIONS,
 			default: 'hours',
 			description: 'The unit of the amount',
 		},

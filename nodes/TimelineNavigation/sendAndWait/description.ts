@@ -2,6 +2,7 @@
 // waiting node, and the fields n8n users know from n8n's own Send and Wait operations (same
 // names: Response Type, Approval Options, the form fields, Limit Wait Time).
 import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
+import { DURATION_UNIT_OPTIONS } from '../helpers/duration';
 import { formDefinitionFields } from './form';
 
 /**
@@ -121,11 +122,7 @@ const limitWaitTime: INodeProperties = {
 					displayName: 'Unit',
 					name: 'resumeUnit',
 					type: 'options',
-					options: [
-						{ name: 'Minutes', value: 'minutes' },
-						{ name: 'Hours', value: 'hours' },
-						{ name: 'Days', value: 'days' },
-					],
+					options: DURATION_UNIT_OPTIONS,
 					default: 'hours',
 					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
 				},

@@ -3,6 +3,7 @@
 // window, as the named template outside it), and the link is answered over real HTTP through
 // the harness's waiting-webhook server, which checks signatures and resumes as n8n 2.41 does.
 import { WAIT_INDEFINITELY, type IDataObject, type INode } from 'n8n-workflow';
+import { TimelineNavigation } from '../../../../nodes/TimelineNavigation/TimelineNavigation.node';
 import { INPUT_NODE_TYPE } from '../../../support/harness';
 import { startWaitingServer, type HarnessExecution, type WaitingServer } from '../../../support/harness/waiting';
 import { credentialsFor, CUSTOMER, NODE_TYPE, nodeCredentialsFor } from '../../../support/node-support';
@@ -449,5 +450,20 @@ describe('Limit Wait Time', () => {
 		const asked = await ask({ options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: at.toISOString() } } } });
 
 		expect(asked.execution.waitTill()).toEqual(at);
+	});
+});
+
+describe('the node\'s webhooks', () => {
+	// docs/send-and-wait.md: n8n's lint rule webhook-lifecycle-complete asks webhooks registered
+	// with a service for webhookMethods. The node has none to register: every webhook it declares
+	// is one of n8n's waiting webhooks, which n8n never registers (it skips restartWebhook ones).
+	it('are only the waiting webhooks of Send and Wait (GET and POST on the node id), so there is nothing to register', () => {
+		const node = new TimelineNavigation();
+
+		expect(node.description.webhooks?.map((webhook) => [webhook.httpMethod, webhook.path, webhook.restartWebhook, webhook.isFullPath])).toEqual([
+			['GET', '={{ $nodeId }}', true, true],
+			['POST', '={{ $nodeId }}', true, true],
+		]);
+		expect((node as { webhookMethods?: unknown }).webhookMethods).toBeUndefined();
 	});
 });
