@@ -16,7 +16,7 @@ import { repack } from '../../tools/n8n/tarball';
 
 jest.setTimeout(180_000);
 
-const SCAN = path.join(PROJECT_ROOT, 'test', 'lint', 'scan-package.mjs');
+const SCAN = path.join(PROJECT_ROOT, 'tools', 'lint', 'scan-package.mjs');
 /** What a node must not do: read the environment (the scanner's no-restricted-globals rule). */
 const PLANTED = '\nexport const leaked = () => process.env.HOME;\n';
 
