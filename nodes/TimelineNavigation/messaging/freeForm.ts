@@ -7,7 +7,17 @@ import { EXTRA_BODY_FIELD, readAdditionalFields, withExtraFields } from '../help
 import { additionalFieldsCollection } from '../helpers/fields';
 import { nodeParameter } from '../helpers/parameters';
 import type { CallContext } from '../transport/request';
-import { CHANNEL, explainSendError, isWindowClosed, postMessage, refusalOf, templateBody, windowClosedError } from './send';
+import type { ServiceError } from '../errors';
+import {
+	CHANNEL,
+	explainSendError,
+	isWindowClosed,
+	postMessage,
+	refusalOf,
+	templateBody,
+	windowClosedError,
+	type TemplateChoice,
+} from './send';
 import { FALLBACK_TEMPLATE_FIELDS, readTemplate, templateFields } from './template';
 
 const fallbackToTemplate: INodeProperties = {
@@ -50,25 +60,53 @@ export async function sendFreeForm(
 	const fallbackBody = fallback
 		? withExtraFields(context, itemIndex, EXTRA_BODY_FIELD, templateBody(to, fallback), extraBody)
 		: undefined;
+	const outcome = await postOrFallBack(
+		context,
+		call,
+		body,
+		fallback && fallbackBody ? { template: fallback, body: fallbackBody } : undefined,
+		(refusal) => windowClosedError(label, to, refusal),
+	);
+	if (!outcome.refusal) return { ...outcome.sent, ...report, sent_as: body.message_type };
+	const said = outcome.refusal.serviceMessage;
+	return {
+		...outcome.sent,
+		sent_as: 'template',
+		requested_message_type: body.message_type,
+		fallback_reason: `The 24-hour customer service window for ${to} is closed, so the ${String(body.message_type)} message was not sent and template "${fallback?.id}" was sent instead.${said ? ` The service said: ${said}` : ''}`,
+	};
+}
+
+/** A template sent instead of a free-form message when the window is closed. */
+export interface WindowFallback {
+	template: TemplateChoice;
+	/** The template message's request body. */
+	body: IDataObject;
+}
+
+/**
+ * The one rule of the 24-hour window: posts `body`; when the service refuses it because the
+ * window is closed, posts the fallback template instead, or throws `withoutFallback(refusal)`.
+ * Any other refusal is explained and thrown. `refusal` is set when the fallback went.
+ */
+export async function postOrFallBack(
+	context: IExecuteFunctions,
+	call: CallContext,
+	body: IDataObject,
+	fallback: WindowFallback | undefined,
+	withoutFallback: (refusal: ServiceError) => Error,
+): Promise<{ sent: IDataObject; refusal?: ServiceError }> {
 	try {
-		const sent = await postMessage(context, call, body);
-		return { ...sent, ...report, sent_as: body.message_type };
+		return { sent: await postMessage(context, call, body) };
 	} catch (error) {
 		const refusal = refusalOf(error);
-		if (!refusal || !isWindowClosed(refusal)) throw explainSendError(label, error);
-		if (!fallback || !fallbackBody) throw windowClosedError(label, to, refusal);
-		const fallbackCall = { ...call, label: `${label} (fallback template "${fallback.id}")` };
-		let sent: IDataObject;
+		if (!refusal || !isWindowClosed(refusal)) throw explainSendError(call.label, error);
+		if (!fallback) throw withoutFallback(refusal);
+		const fallbackCall = { ...call, label: `${call.label} (fallback template "${fallback.template.id}")` };
 		try {
-			sent = await postMessage(context, fallbackCall, fallbackBody);
+			return { sent: await postMessage(context, fallbackCall, fallback.body), refusal };
 		} catch (fallbackError) {
-			throw explainSendError(fallbackCall.label, fallbackError, fallback);
+			throw explainSendError(fallbackCall.label, fallbackError, fallback.template);
 		}
-		return {
-			...sent,
-			sent_as: 'template',
-			requested_message_type: body.message_type,
-			fallback_reason: `The 24-hour customer service window for ${to} is closed, so the ${String(body.message_type)} message was not sent and template "${fallback.id}" was sent instead.${refusal.serviceMessage ? ` The service said: ${refusal.serviceMessage}` : ''}`,
-		};
 	}
 }

@@ -19,17 +19,8 @@ import {
 import { invalidInput, type ServiceError } from '../../errors';
 import { DATA_TO_SEND } from '../../helpers/fields';
 import { nodeParameter, requireString } from '../../helpers/parameters';
-import {
-	CHANNEL,
-	explainSendError,
-	isWindowClosed,
-	postMessage,
-	readRecipient,
-	recipientFields,
-	refusalOf,
-	templateBody,
-	type TemplateChoice,
-} from '../../messaging/send';
+import { postOrFallBack } from '../../messaging/freeForm';
+import { CHANNEL, readRecipient, recipientFields, templateBody, type TemplateChoice } from '../../messaging/send';
 import { readTemplate, templateFields, type TemplateFieldNames } from '../../messaging/template';
 import { approvalOptionsField, customFormFields, optionsField, responseTypeField } from '../../sendAndWait/description';
 import type { ReadParameter } from '../../sendAndWait/form';
@@ -133,21 +124,15 @@ async function askAndWait(this: IExecuteFunctions, call: CallContext): Promise<I
 	const link = signedLink(this, itemIndex, label);
 
 	const text = `${question.message}\n\n${question.linkLabel}: ${link}`;
-	let sent: IDataObject;
-	try {
-		sent = { ...(await postMessage(this, call, { channel: CHANNEL, to, message_type: 'text', text })), sent_as: 'text' };
-	} catch (error) {
-		const refusal = refusalOf(error);
-		if (!refusal || !isWindowClosed(refusal)) throw explainSendError(label, error);
-		if (!template) throw windowClosedWithoutTemplate(label, to, refusal);
-		const templateCall = { ...call, label: `${label} (fallback template "${template.id}")` };
-		const filled = withLink(template, link);
-		try {
-			sent = { ...(await postMessage(this, templateCall, templateBody(to, filled))), sent_as: 'template' };
-		} catch (templateError) {
-			throw explainSendError(templateCall.label, templateError, filled);
-		}
-	}
+	const filled = template && withLink(template, link);
+	const outcome = await postOrFallBack(
+		this,
+		call,
+		{ channel: CHANNEL, to, message_type: 'text', text },
+		filled && { template: filled, body: templateBody(to, filled) },
+		(refusal) => windowClosedWithoutTemplate(label, to, refusal),
+	);
+	const sent = { ...outcome.sent, sent_as: outcome.refusal ? 'template' : 'text' };
 	await this.putExecutionToWait(waitTill);
 	return { ...sent, wait_till: waitTill.toISOString() };
 }
