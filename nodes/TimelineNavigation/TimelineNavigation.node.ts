@@ -20,7 +20,9 @@ export class TimelineNavigation implements INodeType {
 		icon: { light: 'file:timelineNavigation.svg', dark: 'file:timelineNavigation.dark.svg' },
 		group: ['transform'],
 		// 1.1: Send Template's "One by One" no longer offers the list an earlier build saved
-		// (version 1 still reads it); nothing else differs.
+		// (version 1 still reads it); nothing else differs. Keep the versions a list: n8n adds a
+		// "Custom API Call" choice to a description with a single version, and names the node
+		// "__CUSTOM_API_CALL__ <resource>" when it is picked (test/e2e/custom-api-call.e2e.test.ts).
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: nodeSubtitle,
