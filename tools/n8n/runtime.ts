@@ -267,7 +267,7 @@ export function installProgress(logSinceStart: string, total: number | undefined
 	return `${fetched}${total === undefined ? '' : ` of ${total}`} packages fetched`;
 }
 
-type LockedPackage = { link?: boolean; os?: string[]; cpu?: string[]; libc?: string[] };
+type LockedPackage = { link?: boolean; extraneous?: boolean; os?: string[]; cpu?: string[]; libc?: string[] };
 
 /** npm's rule for `os`/`cpu`/`libc` lists: either names allowed, or `!name`s refused. */
 function platformFits(list: string[] | undefined, value: string): boolean {
@@ -280,7 +280,8 @@ export function lockedPackageCount(lockFile: string, platform: { os: string; cpu
 	const lock = readJson<{ packages?: Record<string, LockedPackage> }>(lockFile);
 	if (!lock?.packages) return undefined;
 	return Object.entries(lock.packages).filter(
-		([key, pkg]) => key !== '' && !pkg.link && platformFits(pkg.os, platform.os) && platformFits(pkg.cpu, platform.cpu) && platformFits(pkg.libc, platform.libc),
+		// extraneous: recorded in the lock but not installed (143 in n8n 2.41's), so never fetched
+		([key, pkg]) => key !== '' && !pkg.link && !pkg.extraneous && platformFits(pkg.os, platform.os) && platformFits(pkg.cpu, platform.cpu) && platformFits(pkg.libc, platform.libc),
 	).length;
 }
 
@@ -504,7 +505,7 @@ export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<Ru
 		const lock = rt.lock;
 		log(
 			`[n8n-runtime] installing Node ${rt.nodeVersion} and n8n ${rt.n8nVersion} into ${rt.dir}` +
-				` (first time only: 5-10 minutes, 3 GB; log: ${path.relative(PROJECT_ROOT, logFile)})`,
+				` (first time only: 3-10 minutes on 2 cores, 3 GB; log: ${path.relative(PROJECT_ROOT, logFile)})`,
 		);
 		fs.rmSync(rt.marker, { force: true });
 
@@ -553,7 +554,7 @@ export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<Ru
 		const installedMark = path.join(rt.n8nDir, '.installed');
 		if (installed?.version !== rt.n8nVersion || !fs.existsSync(installedMark)) {
 			fs.rmSync(installedMark, { force: true });
-			// Measured on a busy 2-core machine: 2m21s to 6m20s.
+			// Measured on 2 cores: 1m57s (load 1.5, npm's cache filled) to 6m20s (load 8).
 			const step = `step 2/3 n8n ${rt.n8nVersion} (npm install${lockUsed ? ' with lock' : ''}, 2-7 min)`;
 			const npmOpts = { cwd: rt.n8nDir, env: npmEnv, log, logFile, lockFile: lock, progress };
 			// One log line per fetched package: the progress counts them.
@@ -578,8 +579,9 @@ export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<Ru
 		// 3. sqlite3's native binding, compiled against the runtime Node's headers (its prebuilt download fails).
 		if (!fs.existsSync(rt.sqliteBinding)) {
 			await runStep(
-				// Measured: 2m56s to 3m23s; the C compiler works on one big file (sqlite3.c), so no finer progress.
-				`step 3/3 compile sqlite3 for Node ${rt.nodeVersion} (C compiler on sqlite3.c, 3-4 min)`,
+				// Measured on 2 cores: 1m07s (load 2) to 3m23s (load 8); the C compiler works on one big file
+				// (sqlite3.c), so no finer progress.
+				`step 3/3 compile sqlite3 for Node ${rt.nodeVersion} (C compiler on sqlite3.c, 1-4 min)`,
 				npmCommand(),
 				['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts', '--loglevel=warn'],
 				{ cwd: rt.n8nDir, env: npmEnv, log, logFile, lockFile: lock },

@@ -27,7 +27,7 @@ describe('the n8n install progress', () => {
 		expect(installProgress(log, 3)).toBe('all 3 packages fetched; npm is writing node_modules');
 	});
 
-	it('counts the packages of the lock that fit the platform (as npm skips the others)', () => {
+	it('counts the packages of the lock that npm installs here: not the other platforms\' nor the extraneous', () => {
 		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lock-count-'));
 		const lockFile = path.join(dir, 'package-lock.json');
 		fs.writeFileSync(
@@ -42,6 +42,7 @@ describe('the n8n install progress', () => {
 					'node_modules/@esbuild/linux-x64-musl': { os: ['linux'], cpu: ['x64'], libc: ['musl'], optional: true },
 					'node_modules/not-on-windows': { os: ['!win32'] },
 					'node_modules/linked': { link: true },
+					'node_modules/left-over': { version: '1.0.0', extraneous: true },
 				},
 			}),
 		);
