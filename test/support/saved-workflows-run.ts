@@ -1,10 +1,11 @@
 // Runs a saved-workflow fixture in-process (n8n-core, the TypeScript source) against a sandbox
 // and reports what happened in the fixture's terms. Used by the saved-workflow suite and by the
 // script that records a release's fixtures (test/fixtures/saved-workflows/make.ts).
-import type { INode } from 'n8n-workflow';
+import { SEND_AND_WAIT_OPERATION, type INode } from 'n8n-workflow';
 import type { Sandbox } from '../../tools/sandbox/server';
 import { hostTrigger, runWorkflow, TRIGGER_NODE_TYPE, type StoredCredential } from './harness';
-import { credentialsFor } from './node-support';
+import { startWaitingServer } from './harness/waiting';
+import { credentialsFor, NODE_TYPE } from './node-support';
 import {
 	arrange,
 	comparable,
@@ -65,15 +66,53 @@ async function runTriggerFixture(fixture: Fixture, trigger: INode, credentials: 
 	return { deliveries, error: errors.length ? errors.join('\n') : undefined };
 }
 
+/** What a link of a Send and Wait question looks like in a fixture: its port, execution id and signature change every run. */
+export const RESUME_LINK = '<resume link>';
+
+/**
+ * Runs the workflow until its Send and Wait node waits, posts each answer to the link of the
+ * latest question the service accepted, as the person would, and lets the execution go on.
+ */
+async function runWaitingFixture(fixture: Fixture, sandbox: Sandbox, credentials: StoredCredential[]) {
+	const waiting = await startWaitingServer();
+	try {
+		const execution = await waiting.start(fixture.workflow, { credentials });
+		const linkPattern = new RegExp(`${waiting.baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\S+?(?=["\\s]|$)`);
+		for (const form of fixture.answers ?? []) {
+			const questions = await sandbox.client.requests({ method: 'POST', path: '/v1/messages' });
+			const link = questions
+				.filter((request) => request.responseStatus === 200)
+				.map((request) => linkPattern.exec(JSON.stringify(request.body))?.[0])
+				.filter((found): found is string => found !== undefined)
+				.at(-1);
+			if (!link) throw new Error(`${fixture.workflow.name}: no accepted message holds a link to answer`);
+			await waiting.request(link, { form });
+			await execution.settled();
+		}
+		return { error: execution.run().data.resultData.error?.message, linkPattern: new RegExp(linkPattern.source, 'g') };
+	} finally {
+		await waiting.close();
+	}
+}
+
+const asksAndWaits = (workflow: SavedWorkflow) =>
+	workflow.nodes.some((node) => node.type === NODE_TYPE && node.parameters.operation === SEND_AND_WAIT_OPERATION);
+
 export async function runFixture(fixture: Fixture, sandbox: Sandbox): Promise<FixtureRun> {
 	await sandbox.client.reset();
 	await arrange(sandbox.client, fixture.sandbox);
 	const credentials = [...credentialsFor(sandbox), ...WEBHOOK_CREDENTIALS];
 	const trigger = triggerNode(fixture.workflow, TRIGGER_NODE_TYPE);
 	let outcome: { deliveries?: DeliveryOutcome[]; error?: string };
+	let resumeLinks: RegExp | undefined;
 	if (trigger) outcome = await runTriggerFixture(fixture, trigger, credentials);
-	else outcome = { error: await runActions(fixture.workflow, credentials) };
-	const requests = sentRequests(await sandbox.client.requests({ pathPrefix: '/v1/' }));
+	else if (asksAndWaits(fixture.workflow)) {
+		const { error, linkPattern } = await runWaitingFixture(fixture, sandbox, credentials);
+		outcome = { error };
+		resumeLinks = linkPattern;
+	} else outcome = { error: await runActions(fixture.workflow, credentials) };
+	let requests = sentRequests(await sandbox.client.requests({ pathPrefix: '/v1/' }));
+	if (resumeLinks) requests = JSON.parse(JSON.stringify(requests).replace(resumeLinks, RESUME_LINK)) as SentRequest[];
 	const run: FixtureRun = comparable({ requests, ...outcome });
 	return JSON.parse(JSON.stringify(run)) as FixtureRun;
 }

@@ -31,6 +31,9 @@ export interface Delivery {
 	headers?: Record<string, string>;
 }
 
+/** A form posted to a Send and Wait link: `{ answer: 'approve' }`, a free text, form fields. */
+export type Answer = Record<string, string | string[]>;
+
 /** The request as the service received it, with made-up ids replaced (see `comparable`). */
 export interface SentRequest {
 	method: string;
@@ -55,6 +58,8 @@ export interface Fixture {
 	sandbox?: SandboxArrangement;
 	/** Trigger fixtures: the calls to the trigger's webhook, in order. */
 	deliveries?: Delivery[];
+	/** Send and Wait fixtures: the forms posted to the question's link, in order (as a browser posts them). */
+	answers?: Answer[];
 	expected: {
 		/** Every request the workflow sent, in order. */
 		requests: SentRequest[];
