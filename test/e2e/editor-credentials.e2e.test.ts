@@ -12,6 +12,7 @@
 import { CREDENTIAL_TYPES, NODE_TYPES, type StoredCredential } from '../../tools/n8n/instance';
 import { creatorItem, newWorkflowWithManualTrigger, openBrowser, searchCreator, signIn, type Editor } from './browserSupport';
 import { waitFor } from '../../tools/shared/wait';
+import { escapeRegExp } from '../support/regexp';
 import { env, n8n } from './support';
 
 jest.setTimeout(240_000);
@@ -102,7 +103,7 @@ async function addNodeThroughAction(action: string): Promise<void> {
 
 async function chooseResource(value: Service): Promise<void> {
 	await ndv().locator('[data-test-id=parameter-input-resource]').click();
-	await page.locator('.el-select-dropdown__item:visible', { hasText: new RegExp(`^${escape(resourceName(value))}$`) }).click();
+	await page.locator('.el-select-dropdown__item:visible', { hasText: new RegExp(`^${escapeRegExp(resourceName(value))}$`) }).click();
 	await credentialLabel(value).waitFor();
 }
 
@@ -182,10 +183,6 @@ async function switchAndPick(service: Service, shotNumber: number): Promise<void
 	expect(await offeredCredentials()).toEqual(namesOfType(SERVICES[service].credential.type));
 	await pick(SERVICES[service].credential.name);
 	await editor.shot(`editor-credentials-${shotNumber + 1}-${service}-credential-picked.png`);
-}
-
-function escape(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 describe('the credential the editor shows for each resource', () => {

@@ -6,6 +6,7 @@ import type { Sandbox } from '../../tools/sandbox/server';
 import { hostTrigger, runWorkflow, TRIGGER_NODE_TYPE, type StoredCredential } from './harness';
 import { startWaitingServer } from './harness/waiting';
 import { credentialsFor, NODE_TYPE } from './node-support';
+import { escapeRegExp } from './regexp';
 import {
 	arrange,
 	comparable,
@@ -77,7 +78,7 @@ async function runWaitingFixture(fixture: Fixture, sandbox: Sandbox, credentials
 	const waiting = await startWaitingServer();
 	try {
 		const execution = await waiting.start(fixture.workflow, { credentials });
-		const linkPattern = new RegExp(`${waiting.baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\S+?(?=["\\s]|$)`);
+		const linkPattern = new RegExp(`${escapeRegExp(waiting.baseUrl)}/\\S+?(?=["\\s]|$)`);
 		for (const form of fixture.answers ?? []) {
 			const questions = await sandbox.client.requests({ method: 'POST', path: '/v1/messages' });
 			const link = questions

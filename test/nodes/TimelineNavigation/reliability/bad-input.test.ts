@@ -5,6 +5,7 @@
 import { SEND_AND_WAIT_OPERATION, type IDataObject } from 'n8n-workflow';
 import { CUSTOMER, useSandbox } from '../../../support/node-support';
 import { operationCase, requireEveryOperation, listedParameters } from '../../../support/operation-cases';
+import { escapeRegExp } from '../../../support/regexp';
 
 const ctx = useSandbox();
 
@@ -118,7 +119,6 @@ const CASES: BadInput[] = [
 // Every registered operation has at least one bad-input case, or this suite fails to load.
 requireEveryOperation('The bad-input suite (test/nodes/TimelineNavigation/reliability/bad-input.test.ts)', CASES.map((c) => c.op));
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('bad input fails before any request, naming the field, the value and the item', () => {
 
@@ -133,7 +133,7 @@ describe('bad input fails before any request, naming the field, the value and th
 		expect(result.error).toBeUndefined();
 		expect(result.output).toHaveLength(items.length);
 		result.output.forEach((json, itemIndex) => {
-			expect(json.error).toMatch(new RegExp(`^Invalid ${escape(c.field)} in item ${itemIndex}: got ${escape(c.shown)}, `));
+			expect(json.error).toMatch(new RegExp(`^Invalid ${escapeRegExp(c.field)} in item ${itemIndex}: got ${escapeRegExp(c.shown)}, `));
 			expect(json.error).toMatch(c.expected);
 			expect(json.description).toMatch(new RegExp(`for item ${itemIndex}\\. Nothing was sent for this item\\.$`));
 		});

@@ -6,6 +6,7 @@
 import type { FaultSpec } from '../../../../tools/sandbox/server';
 import { CUSTOMER, timed, useSandbox } from '../../../support/node-support';
 import { OPERATION_CASES, operationCase, type OperationCase } from '../../../support/operation-cases';
+import { escapeRegExp } from '../../../support/regexp';
 
 const ctx = useSandbox();
 let faultsFired = 0;
@@ -48,7 +49,6 @@ const FAULTS: FaultCase[] = [
 	{ name: 'a malformed JSON answer', fault: { kind: 'malformed' }, says: /the service answered with a body that is not valid JSON/ },
 ];
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe.each(FAULTS)('$name', ({ fault, says }) => {
 	it.each(OPERATION_CASES.map((op) => [op.label, op] as const))(
@@ -59,7 +59,7 @@ describe.each(FAULTS)('$name', ({ fault, says }) => {
 
 			expect(result.output).toEqual([]);
 			const message = result.error?.message ?? '';
-			expect(message).toMatch(new RegExp(`^${escape(op.label)} failed: ${says.source}`));
+			expect(message).toMatch(new RegExp(`^${escapeRegExp(op.label)} failed: ${says.source}`));
 			// Error descriptions must never be a stack trace or an object dump.
 			expect(String(result.error?.description ?? '')).not.toMatch(/\bat \w+ \(|\[object Object\]/);
 			// Exactly one request reached the service: 5xx, timeouts, drops and broken answers are not repeated.

@@ -8,6 +8,7 @@ import { getPackage, testCredential } from '../../../support/harness';
 import { runListSearch } from '../../../support/harness/listSearch';
 import { CUSTOMER, NODE_TYPE, credentialsFor, useSandbox } from '../../../support/node-support';
 import { OPERATION_CASES, operationCase } from '../../../support/operation-cases';
+import { escapeRegExp } from '../../../support/regexp';
 import { startSandbox } from '../../../../tools/sandbox/server';
 
 const ctx = useSandbox();
@@ -86,7 +87,7 @@ describe('wrong keys', () => {
 
 	it.each(OPERATION_CASES.map((op) => [op.label, op] as const))('%s: a 401 names the status and shows no key', async (_label, op) => {
 		const result = await ctx.runCase(op, {}, [{}], { credentials: wrong() });
-		expect(result.error?.message).toMatch(new RegExp(`^${op.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} failed: the service answered HTTP 401`));
+		expect(result.error?.message).toMatch(new RegExp(`^${escapeRegExp(op.label)} failed: the service answered HTTP 401`));
 		// The hint names the credential's own field: "Access Token" (timeline) or "API Key" (messaging).
 		expect(result.error?.description).toBe(
 			`The service refused the key: open the credential and enter its ${op.service === 'timeline' ? 'Access Token' : 'API Key'} again.`,
