@@ -28,7 +28,7 @@ import { PINNED_WEBHOOK_PATHS, startQueueCluster, type QueueCluster } from '../.
 import { waitFor } from '../../tools/shared/wait';
 import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';
 import { byRole, sandboxCredentials, webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
-import { postAnswer, sendAndWaitWorkflow } from '../../tools/n8n/sendAndWaitWorkflow';
+import { postAnswer, sendAndWaitWorkflow } from '../support/sendAndWaitWorkflow';
 import { acrossRestart, atTheSameTime, burst, oneAfterAnother, writeRepeatReport, type RepeatResult, type RepeatTarget } from './repeats';
 import {
 	deliverAtLeastOnce,

@@ -200,7 +200,7 @@ export async function runManually(n8n: N8nClient & N8nDatabaseUser, workflowId: 
 	);
 }
 
-export { nodeOutput } from '../../tools/n8n/runData';
+export { nodeOutput } from '../support/runData';
 
 /**
  * The calls of a delivery that were not answered `200 {started: true}`, one line each with the

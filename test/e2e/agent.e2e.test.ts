@@ -1,13 +1,13 @@
 /**
  * n8n's AI Agent uses this package's node as a tool, in real n8n: the agent's OpenAI Chat
- * Model talks to a scripted model server (tools/model-server/) that answers first with a tool
+ * Model talks to a scripted model server (test/support/model-server.ts) that answers first with a tool
  * call and then, once it has the tool's result, with a final text. Asserted: what the model
  * was offered (tool name, description, the `$fromAI` parameters), the exact request the
  * sandbox received for the scripted arguments, the tool result the model got back, and the
  * agent's final answer.
  */
-import { agentWorkflow, AGENT_NODE, fastForwardTool, fromAI, scriptedModel, type AgentToolSpec } from '../../tools/n8n/agentWorkflow';
-import type { ModelServer, ScriptedReply } from '../../tools/model-server/server';
+import { agentWorkflow, AGENT_NODE, fastForwardTool, fromAI, scriptedModel, type AgentToolSpec } from './agentWorkflow';
+import type { ModelServer, ScriptedReply } from '../support/model-server';
 import type { StoredCredential } from '../../tools/n8n/instance';
 import { env, n8n, sandbox } from './support';
 

@@ -1,8 +1,8 @@
-// Starts the sandbox and a real n8n for the e2e suite (see tools/n8n/e2e.ts): once per jest
+// Starts the sandbox and a real n8n for the e2e suite (see test/e2e/environment.ts): once per jest
 // project, on the n8n its `globals.E2E_N8N` names.
 import type { Config } from 'jest';
 
-import { e2eRuntime, setupE2e } from '../../tools/n8n/e2e';
+import { e2eRuntime, setupE2e } from './environment';
 
 export default async function globalSetup(_global: unknown, project: Config): Promise<void> {
 	await setupE2e(e2eRuntime(project.globals?.E2E_N8N));

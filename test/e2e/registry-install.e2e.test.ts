@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { e2eRuntime } from '../../tools/n8n/e2e';
+import { e2eRuntime } from './environment';
 import { NODE_TYPES, PACKAGE_NAME, packPackage, type N8nInstance } from '../../tools/n8n/instance';
 import { startRegistry, type LocalRegistry } from '../../tools/n8n/registry';
 import { PROJECT_ROOT } from '../../tools/n8n/runtime';

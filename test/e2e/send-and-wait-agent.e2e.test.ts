@@ -6,10 +6,10 @@
  * link; the timeline action happens only on approval, and the agent then answers.
  */
 import { randomUUID } from 'node:crypto';
-import type { ModelServer } from '../../tools/model-server/server';
-import { agentWorkflow, fastForwardTool, HUMAN_REVIEW_NODE_TYPE, scriptedModel } from '../../tools/n8n/agentWorkflow';
+import type { ModelServer } from '../support/model-server';
+import { agentWorkflow, fastForwardTool, HUMAN_REVIEW_NODE_TYPE, scriptedModel } from './agentWorkflow';
 import type { StoredCredential } from '../../tools/n8n/instance';
-import { postAnswer } from '../../tools/n8n/sendAndWaitWorkflow';
+import { postAnswer } from '../support/sendAndWaitWorkflow';
 import { env, executionsWithWaiting, n8n, postToWebhook, sandbox, waitForExecutionsWhere } from './support';
 
 const MANAGER = '+14155550199';

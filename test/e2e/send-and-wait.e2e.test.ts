@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, seedExampleData } from '../../tools/n8n/examples';
-import { postAnswer, sendAndWaitWorkflow } from '../../tools/n8n/sendAndWaitWorkflow';
+import { postAnswer, sendAndWaitWorkflow } from '../support/sendAndWaitWorkflow';
 import { openBrowser, type Editor } from './browserSupport';
 import { creds, env, executionsWithWaiting, n8n, nodeOutput, postToWebhook, sandbox, waitForExecutionsWhere } from './support';
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { NODE_TYPES, type WorkflowJson } from '../../tools/n8n/instance';
-import { workflowNode } from '../../tools/n8n/workflowNode';
+import { workflowNode } from '../support/workflowNode';
 import { env, n8n, onceRegistered, sandbox, waitForExecutions } from './support';
 
 const PATH = `e2e-map-automatically-${randomUUID()}`;

@@ -1,6 +1,6 @@
 /** Helpers shared by the e2e test files (not a test file itself). */
 import { SandboxClient } from '../../tools/sandbox/client';
-import { loadE2eEnv } from '../../tools/n8n/e2e';
+import { loadE2eEnv } from './environment';
 import type { N8nClient, StoredCredential } from '../../tools/n8n/instance';
 import { waitFor } from '../../tools/shared/wait';
 
@@ -93,7 +93,7 @@ export async function waitForSettledExecutions(workflowId: string, settleMs: num
 	);
 }
 
-export { nodeOutput } from '../../tools/n8n/runData';
+export { nodeOutput } from '../support/runData';
 
 /** POSTs JSON to a published workflow's Webhook path, once n8n has registered it. */
 export function postToWebhook(path: string, body: object): Promise<Response> {

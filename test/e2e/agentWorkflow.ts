@@ -1,13 +1,13 @@
 /**
  * A workflow in which n8n's AI Agent uses this package's node as a tool: Manual Trigger →
  * AI Agent, with an OpenAI Chat Model (its credential's Base URL pointed at the scripted model
- * server of tools/model-server/) and one node of this package in tool form, whose fields are
+ * server of test/support/model-server.ts) and one node of this package in tool form, whose fields are
  * filled by the model through `$fromAI(...)`. Run it with `n8n execute`.
  */
 import { randomUUID } from 'node:crypto';
 
-import { SCRIPTED_MODEL, startModelServer, type ModelServer } from '../model-server/server';
-import { NODE_TYPES, type N8nClient, type StoredCredential, type WorkflowJson } from './instance';
+import { SCRIPTED_MODEL, startModelServer, type ModelServer } from '../support/model-server';
+import { NODE_TYPES, type N8nClient, type StoredCredential, type WorkflowJson } from '../../tools/n8n/instance';
 
 /** The action node as n8n offers it to an AI Agent (`usableAsTool` adds the `Tool` type). */
 export const TOOL_NODE_TYPE = `${NODE_TYPES.action}Tool`;

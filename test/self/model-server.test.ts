@@ -3,7 +3,7 @@
  * a tool call (arguments as JSON text), then a final text, in script order; and it refuses,
  * without using up the script, what would make a test pass for the wrong reason.
  */
-import { startModelServer, type ModelServer } from '../../../tools/model-server/server';
+import { startModelServer, type ModelServer } from '../support/model-server';
 
 let model: ModelServer;
 

@@ -1,7 +1,7 @@
 // The harness itself: a workflow runs through n8n-core with credentials applied the way
 // n8n's server applies them, and what reached the service is what the node sent.
 import { startSandbox, type Sandbox } from '../../tools/sandbox/server';
-import { runNode, runWorkflow, SANDBOX_PROBE_NODE_TYPE, INPUT_NODE_TYPE, type StoredCredential } from './harness';
+import { runNode, runWorkflow, SANDBOX_PROBE_NODE_TYPE, INPUT_NODE_TYPE, type StoredCredential } from '../support/harness';
 
 let sandbox: Sandbox;
 let credentials: StoredCredential[];

@@ -16,7 +16,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { parseJson, readBody, sendJson } from '../sandbox/http';
+import { parseJson, readBody, sendJson } from '../../tools/sandbox/http';
 
 export const MODEL_SERVER_KEY = 'model-server-test-key';
 export const SCRIPTED_MODEL = 'scripted-model';

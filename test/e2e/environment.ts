@@ -17,9 +17,9 @@ import {
 	type N8nConnectionInfo,
 	type N8nInstance,
 	type StoredCredential,
-} from './instance';
-import { ARTIFACTS_DIR, N8N_2, ensureRuntime, runtimeById, type N8nRuntime } from './runtime';
-import { SANDBOX_WEBHOOK_AUTH, byRole, sandboxCredentials } from './sandboxCredentials';
+} from '../../tools/n8n/instance';
+import { ARTIFACTS_DIR, N8N_2, ensureRuntime, runtimeById, type N8nRuntime } from '../../tools/n8n/runtime';
+import { SANDBOX_WEBHOOK_AUTH, byRole, sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 
 /** The default runtime's env file. */
 export const E2E_ENV_FILE = e2eFile(N8N_2, 'env', 'json');
@@ -78,7 +78,7 @@ export async function setupE2e(runtime: N8nRuntime = N8N_2): Promise<E2eEnv> {
 		await ensureRuntime({ log, runtime });
 		const runtimeMs = Date.now() - t0;
 
-		const { startSandbox } = await import('../sandbox/server');
+		const { startSandbox } = await import('../../tools/sandbox/server');
 		const sandbox = await startSandbox({ port: 0 });
 		state.sandbox = sandbox;
 
