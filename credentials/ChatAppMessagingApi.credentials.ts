@@ -26,7 +26,7 @@ function failureMessage(status: number): string {
 export class ChatAppMessagingApi implements ICredentialType {
 	name = SERVICES.messaging.credentialType;
 
-	displayName = 'Chat-App Messaging API';
+	displayName = SERVICES.messaging.credentialName;
 
 	icon: Icon = {
 		light: 'file:chatAppMessaging.svg',

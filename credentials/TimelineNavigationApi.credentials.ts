@@ -10,7 +10,7 @@ import { BASE_URL_EXPRESSION, bearerAuthentication, SERVICES } from '../nodes/Ti
 export class TimelineNavigationApi implements ICredentialType {
 	name = SERVICES.timeline.credentialType;
 
-	displayName = 'Timeline Navigation API';
+	displayName = SERVICES.timeline.credentialName;
 
 	icon: Icon = {
 		light: 'file:timelineNavigation.svg',

@@ -52,12 +52,11 @@ export class ChatAppMessagingTrigger implements INodeType {
 			dark: 'file:chatAppMessagingTrigger.dark.svg',
 		},
 		group: ['trigger'],
-		// 1.1 behaves as 1 and is what new workflows get: for a webhook node above version 1,
-		// n8n 2.41 evaluates no expression while reading each request's body (it does for 1:
-		// `$parameter["options"]["binaryData"]`), and leaves bodies it cannot parse (no or another
-		// content type) unread; `webhook()` reads those itself. Saved workflows keep version 1.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.1, not 1: for a webhook node at version 1 exactly, n8n evaluates an expression
+		// (`$parameter["options"]["binaryData"]`) while reading every request's body; above 1 it
+		// does not, and leaves bodies it cannot parse (no or another content type) unread, which
+		// `webhook()` reads itself.
+		version: 1.1,
 		subtitle: triggerSubtitle,
 		description:
 			'Starts the workflow when the Chat-App Messaging service reports an inbound message or a delivery status',

@@ -7,11 +7,14 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
-import { nodeCredentials, nodeProperties, nodeSubtitle } from './actions/node.description';
+import { actionNodeParts } from './actions/node.description';
 import { route } from './actions/router';
 import { searchTimelines } from './methods/listSearch';
 import { SEND_AND_WAIT_TOOLTIP, SEND_AND_WAIT_WEBHOOKS } from './sendAndWait/description';
 import { sendAndWaitWebhook } from './sendAndWait/webhook';
+
+/** Every operation of both services. */
+const parts = actionNodeParts(['timeline', 'messaging'], 'time');
 
 export class TimelineNavigation implements INodeType {
 	description: INodeTypeDescription = {
@@ -19,25 +22,24 @@ export class TimelineNavigation implements INodeType {
 		name: 'timelineNavigation',
 		icon: { light: 'file:timelineNavigation.svg', dark: 'file:timelineNavigation.dark.svg' },
 		group: ['transform'],
-		// 1.1: Send Template's "One by One" no longer offers the list an earlier build saved
-		// (version 1 still reads it); nothing else differs. Keep the versions a list: n8n adds a
-		// "Custom API Call" choice to a description with a single version, and names the node
-		// "__CUSTOM_API_CALL__ <resource>" when it is picked (test/e2e/custom-api-call.e2e.test.ts).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
-		subtitle: nodeSubtitle,
+		// A list, even of one version: n8n adds a "Custom API Call" choice to the Resource and
+		// Operation lists of a node whose `defaultVersion` is missing or equals `version`, and
+		// picking it names the node "__CUSTOM_API_CALL__ <resource>" (custom-api-call.e2e).
+		version: [1],
+		defaultVersion: 1,
+		subtitle: parts.subtitle,
 		description:
 			'Drive the Timeline Navigation service (travel, anchors, pause, fast-forward, rewind, events, timelines) and send Chat-App messages (templates, text, media, location) and check their delivery',
 		defaults: { name: 'Timeline Navigation & Chat-App Messaging' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: nodeCredentials,
+		credentials: parts.credentials,
 		// Message → Send and Wait for Response: n8n's waiting webhooks, never registered with a
 		// service (docs/send-and-wait.md says why they need no webhookMethods).
 		webhooks: SEND_AND_WAIT_WEBHOOKS,
 		waitingNodeTooltip: SEND_AND_WAIT_TOOLTIP,
-		properties: nodeProperties,
+		properties: parts.properties,
 	};
 
 	methods = {
@@ -45,7 +47,7 @@ export class TimelineNavigation implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await route.call(this);
+		return await route.call(this, parts.operations);
 	}
 
 	/** The link of a Send and Wait question: the page (GET) and the answer (POST). */

@@ -1,9 +1,14 @@
-// The node's two kinds of error, made here and nowhere else:
-// - `invalidInput`: a field's value is wrong; raised before anything is sent, naming the field,
-//   the value, the item and how to fix it;
-// - `ServiceError`: the service answered with an error (or an answer the operation cannot use),
-//   or could not be reached; it carries the HTTP status and the service's own words, so a
-//   refusal can be recognised by type and explained in plain words later.
+// Every error the action node raises is made here, so each kind reads the same wherever it
+// comes from:
+// - `invalidInput`: a field's value is wrong; raised before anything is sent, naming the field
+//   as the editor labels it, the value, the item and how to fix it;
+// - `serviceFailure`: the service answered with an error (or an answer the operation cannot
+//   use), or could not be reached: "<Resource> → <Operation> failed: <what happened>", with the
+//   HTTP status and the service's own words kept, so a refusal can be recognised by type and
+//   explained in plain words later (`ServiceError.explained`);
+// - `unsupportedOperation`, `needsNewerN8n`: what the node cannot do here;
+// - `asNodeError`: anything else thrown, as an error n8n shows with the node's name.
+// The words that depend on HTTP (hints per status, network failures) live in transport/.
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
 /** Anything that knows its node: the execute, load-options and webhook contexts. */
@@ -47,7 +52,7 @@ export function invalidInput(
 	);
 }
 
-export interface ServiceErrorParts {
+interface ServiceErrorParts {
 	/** What the user reads first: the operation, and what happened. */
 	message: string;
 	/** What to do about it. */
@@ -95,4 +100,58 @@ export class ServiceError extends NodeApiError {
 			description: this.serviceMessage ? `${hint} The service said: ${this.serviceMessage}` : hint,
 		});
 	}
+}
+
+/** What went wrong talking to the service, for one operation and item. */
+export interface ServiceFailure {
+	/** The operation as the editor names it: "Time → Travel". */
+	label: string;
+	itemIndex: number;
+	/** What happened, after "failed: ". */
+	what: string;
+	/** What the node did about it, in brackets at the end of the message. */
+	note?: string;
+	description: string;
+	status?: number;
+	serviceMessage?: string;
+}
+
+/** "<Resource> → <Operation> failed: <what happened>", with the status and the service's words. */
+export function serviceFailure(context: NodeContext, failure: ServiceFailure): ServiceError {
+	const { label, itemIndex, what, note, description, status, serviceMessage } = failure;
+	return new ServiceError(context, itemIndex, {
+		message: `${label} failed: ${what}${note ? ` (${note})` : ''}`,
+		description,
+		status,
+		serviceMessage,
+	});
+}
+
+/** A resource or operation value this node does not offer (a workflow from another package or version). */
+export function unsupportedOperation(context: NodeContext, resource: unknown, operation: unknown): NodeOperationError {
+	return new NodeOperationError(
+		context.getNode(),
+		`The operation ${showValue(operation)} of the resource ${showValue(resource)} is not supported by this node`,
+		{ description: 'Choose the Resource and the Operation again in the node; nothing was sent.' },
+	);
+}
+
+/** A feature the running n8n lacks: `why` says what would go wrong without it. */
+export function needsNewerN8n(
+	context: NodeContext,
+	itemIndex: number,
+	label: string,
+	version: string,
+	why: string,
+): NodeOperationError {
+	return new NodeOperationError(context.getNode(), `${label} needs n8n ${version} or newer`, {
+		itemIndex,
+		description: `${why} Update n8n. Nothing was sent.`,
+	});
+}
+
+/** Errors n8n shows as the node's own pass as they are; anything else (a bug) is wrapped. */
+export function asNodeError(context: NodeContext, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(context.getNode(), error as Error);
 }

@@ -1,20 +1,32 @@
-// The node's fields and credentials, assembled from the registry: a Resource choice, one
-// Operation choice per resource, each operation's own fields shown only for it, and the
-// Request Options shown for all.
+// What an action node of the package shows and runs, assembled from the registry for the
+// services it covers: a Resource choice, one Operation choice per resource, each operation's own
+// fields shown only for it, the Request Options shown for all, the credential of each service,
+// the canvas subtitle, and the operations its router accepts.
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
+import { shownOnlyWhen } from '../helpers/display';
 import { requestOptionsField } from '../helpers/requestOptions';
-import { SERVICES } from '../transport/services';
-import { OPERATIONS, RESOURCES } from './registry';
+import { SERVICES, type Service } from '../transport/services';
+import { registeredOperations, resourcesOf, type RegisteredOperation } from './registry';
 import { operationOption, type ResourceDefinition } from './types';
 
-const resourceField: INodeProperties = {
-	displayName: 'Resource',
-	name: 'resource',
-	type: 'options',
-	noDataExpression: true,
-	options: RESOURCES.map((resource) => ({ name: resource.name, value: resource.value })),
-	default: 'time',
-};
+export interface ActionNodeParts {
+	properties: INodeProperties[];
+	credentials: INodeCredentialDescription[];
+	subtitle: string;
+	/** The only operations the node runs. */
+	operations: RegisteredOperation[];
+}
+
+function resourceField(resources: ResourceDefinition[], defaultResource: string): INodeProperties {
+	return {
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: resources.map((resource) => ({ name: resource.name, value: resource.value })),
+		default: defaultResource,
+	};
+}
 
 function operationField({ value, operations, defaultOperation }: ResourceDefinition): INodeProperties {
 	return {
@@ -31,48 +43,52 @@ function operationField({ value, operations, defaultOperation }: ResourceDefinit
 /** The resource's fields, each shown only for its operation (and its own further conditions). */
 function operationFields(resource: ResourceDefinition): INodeProperties[] {
 	return resource.operations.flatMap((operation) =>
-		operation.properties.map((property) => ({
-			...property,
-			displayOptions: {
-				...property.displayOptions,
-				show: { resource: [resource.value], operation: [operation.value], ...property.displayOptions?.show },
-			},
-		})),
+		shownOnlyWhen({ resource: [resource.value], operation: [operation.value] }, operation.properties),
 	);
 }
 
-export const nodeProperties: INodeProperties[] = [
-	resourceField,
-	...RESOURCES.flatMap((resource) => [operationField(resource), ...operationFields(resource)]),
-	requestOptionsField,
-];
-
-/** One credential per service, required for (and shown with) the resources that use it. */
 /**
- * Each service's credential, shown for its resources. The timeline credential is "hidden for the
- * messaging resources" rather than "shown for the timeline ones": n8n 1.x's editor takes a field
- * whose every option some credential is shown for as the node's authentication field, hides it
- * and sets it from the chosen credential, so on 1.x Resource vanished and a node added as
- * "Travel to a time and place" became Message → Send Template. Both rules show the same.
+ * Each service's credential, shown for its resources. With two services, the first one's is
+ * "hidden for the other's resources" rather than "shown for its own": n8n 1.x's editor takes a
+ * field whose every option some credential is shown for as the node's authentication field,
+ * hides it and sets it from the chosen credential, so on 1.x Resource vanished and a node added
+ * as "Travel to a time and place" became Message → Send Template. Both rules show the same.
+ * Once a rule is `hide`, n8n labels the field only "Credential" (2.x) or "Credential to connect
+ * with" (1.x): each credential names its service.
  */
-const messagingResources = RESOURCES.filter((resource) => resource.service === 'messaging').map((resource) => resource.value);
-// Without a display name n8n labels the field only "Credential" (2.x) or "Credential to connect
-// with" (1.x) once a rule is `hide`: name the service, as 2.x did for `show` rules.
-export const nodeCredentials: INodeCredentialDescription[] = [
-	{
-		name: SERVICES.timeline.credentialType,
-		displayName: 'Credential for Timeline Navigation API',
+function credentialsFor(services: Service[], resources: ResourceDefinition[]): INodeCredentialDescription[] {
+	if (services.length === 1) return [{ name: SERVICES[services[0]].credentialType, required: true }];
+	const resourcesNotOf = (service: Service) =>
+		resources.filter((resource) => resource.service !== service).map((resource) => resource.value);
+	return services.map((service, index) => ({
+		name: SERVICES[service].credentialType,
+		displayName: `Credential for ${SERVICES[service].credentialName}`,
 		required: true,
-		displayOptions: { hide: { resource: messagingResources } },
-	},
-	{
-		name: SERVICES.messaging.credentialType,
-		displayName: 'Credential for Chat-App Messaging API',
-		required: true,
-		displayOptions: { show: { resource: messagingResources } },
-	},
-];
+		displayOptions:
+			index === 0
+				? { hide: { resource: resourcesNotOf(service) } }
+				: { show: { resource: resources.filter((resource) => resource.service === service).map((resource) => resource.value) } },
+	}));
+}
 
 /** Under the node on the canvas: the resource and operation as the panel names them, "Message: Send Template". */
-const subtitles = Object.fromEntries(OPERATIONS.map((op) => [op.key, `${op.resource.name}: ${op.operation.name}`]));
-export const nodeSubtitle = `={{ (${JSON.stringify(subtitles)})[$parameter["resource"] + "." + $parameter["operation"]] }}`;
+function subtitleOf(operations: RegisteredOperation[]): string {
+	const subtitles = Object.fromEntries(operations.map((op) => [op.key, `${op.resource.name}: ${op.operation.name}`]));
+	return `={{ (${JSON.stringify(subtitles)})[$parameter["resource"] + "." + $parameter["operation"]] }}`;
+}
+
+/** An action node for `services`; new nodes open on `defaultResource`. */
+export function actionNodeParts(services: Service[], defaultResource: string): ActionNodeParts {
+	const resources = resourcesOf(services);
+	const operations = registeredOperations(resources);
+	return {
+		properties: [
+			resourceField(resources, defaultResource),
+			...resources.flatMap((resource) => [operationField(resource), ...operationFields(resource)]),
+			requestOptionsField,
+		],
+		credentials: credentialsFor(services, resources),
+		subtitle: subtitleOf(operations),
+		operations,
+	};
+}

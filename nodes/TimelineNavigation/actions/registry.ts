@@ -1,7 +1,8 @@
-// Every resource and operation of the node, in one list. The node's fields, its resource and
-// operation choices, its credentials, each operation's label in errors and the tests' tables
-// are all derived from here: adding an operation is one module plus one line in its resource.
-import { SERVICES } from '../transport/services';
+// Every resource and operation of the package, in one list. The action nodes' fields, their
+// resource and operation choices and credentials, each operation's label in errors and the
+// tests' tables are all derived from here: adding an operation is one module plus one line in
+// its resource. A node of one service takes the resources of that service (`resourcesOf`).
+import type { Service } from '../transport/services';
 import { anchorResource } from './anchor/anchor.resource';
 import { eventResource } from './event/event.resource';
 import { itemResource } from './item/item.resource';
@@ -20,6 +21,11 @@ export const RESOURCES: ResourceDefinition[] = [
 	timelineResource,
 ];
 
+/** The resources of the given services, in the editor's order. */
+export function resourcesOf(services: Service[]): ResourceDefinition[] {
+	return RESOURCES.filter((resource) => services.includes(resource.service));
+}
+
 export interface RegisteredOperation {
 	/** `resource.operation`, as the tests' tables are keyed: "time.travel". */
 	key: string;
@@ -27,20 +33,17 @@ export interface RegisteredOperation {
 	operation: OperationDefinition;
 	/** As the editor names it, and as every error of the operation starts: "Time → Travel". */
 	label: string;
-	/** The credential type the operation's requests are authenticated with. */
-	credentialType: string;
 }
 
-export const OPERATIONS: RegisteredOperation[] = RESOURCES.flatMap((resource) =>
-	resource.operations.map((operation) => ({
-		key: `${resource.value}.${operation.value}`,
-		resource,
-		operation,
-		label: `${resource.name} → ${operation.name}`,
-		credentialType: SERVICES[resource.service].credentialType,
-	})),
-);
-
-export function findOperation(resource: string, operation: string): RegisteredOperation | undefined {
-	return OPERATIONS.find((entry) => entry.resource.value === resource && entry.operation.value === operation);
+export function registeredOperations(resources: ResourceDefinition[]): RegisteredOperation[] {
+	return resources.flatMap((resource) =>
+		resource.operations.map((operation) => ({
+			key: `${resource.value}.${operation.value}`,
+			resource,
+			operation,
+			label: `${resource.name} → ${operation.name}`,
+		})),
+	);
 }
+
+export const OPERATIONS: RegisteredOperation[] = registeredOperations(RESOURCES);

@@ -11,7 +11,7 @@ import type { Service } from '../transport/services';
 /** What one operation returns for one input item: one result, or one item per entry. */
 export type OperationResult = IDataObject | IDataObject[];
 
-export interface OperationDefinition {
+interface OperationBase {
 	/** Stored in saved workflows: never rename it once released. */
 	value: string;
 	/** As the editor lists it: "Fast-Forward". */
@@ -24,13 +24,24 @@ export interface OperationDefinition {
 	 * resource and operation to their display rules; rules on other fields stay as written.
 	 */
 	properties: INodeProperties[];
-	execute(this: IExecuteFunctions, call: CallContext): Promise<OperationResult>;
-	/**
-	 * When present, the router calls this once for the whole execution instead of `execute` per
-	 * item, and it returns the node's output itself (Send and Wait: one question, one wait).
-	 */
-	executeOnce?(this: IExecuteFunctions, call: Omit<CallContext, 'itemIndex'>): Promise<INodeExecutionData[][]>;
 }
+
+/** Runs once per input item; the router runs items side by side and keeps their order. */
+export interface PerItemOperation extends OperationBase {
+	execute(this: IExecuteFunctions, call: CallContext): Promise<OperationResult>;
+	executeOnce?: never;
+}
+
+/**
+ * Runs once per execution and returns the node's output itself. Send and Wait: one question
+ * (read from the first item) and one wait for the whole input, as n8n's own Send and Wait.
+ */
+export interface PerExecutionOperation extends OperationBase {
+	executeOnce(this: IExecuteFunctions, call: CallContext): Promise<INodeExecutionData[][]>;
+	execute?: never;
+}
+
+export type OperationDefinition = PerItemOperation | PerExecutionOperation;
 
 export interface ResourceDefinition {
 	/** Stored in saved workflows: never rename it once released. */

@@ -3,10 +3,10 @@
 // node sets itself.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { invalidInput } from '../errors';
-import { nodeParameter, unwrap } from './parameters';
+import { EXTRA_BODY_LABEL } from './fields';
+import { nodeParameter, valueOrInputError } from './parameters';
 import { parseJsonObject } from './validation';
 
-export const EXTRA_BODY_FIELD = 'Extra Body Fields (JSON)';
 
 /** The "Additional Fields" collection as set for the item (every option is optional). */
 export function readAdditionalFields(context: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -21,7 +21,7 @@ export function readJsonOption(
 	value: unknown,
 ): IDataObject {
 	if (value === undefined) return {};
-	return unwrap(context, itemIndex, field, value, parseJsonObject(value)) as IDataObject;
+	return valueOrInputError(context, itemIndex, field, value, parseJsonObject(value)) as IDataObject;
 }
 
 /**
@@ -64,5 +64,5 @@ export function bodyWithAdditionalFields(
 	for (const [name, value] of Object.entries(listed)) {
 		if (value !== '' && value !== undefined) merged[name] = value;
 	}
-	return withExtraFields(context, itemIndex, EXTRA_BODY_FIELD, merged, extraBody);
+	return withExtraFields(context, itemIndex, EXTRA_BODY_LABEL, merged, extraBody);
 }

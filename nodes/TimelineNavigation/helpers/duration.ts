@@ -2,35 +2,45 @@
 // the service's `15m`, `2h`, `3d`. The units are listed once, here.
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readChecked, type FieldRef } from './parameters';
-import { ok, problem, type Checked } from './validation';
+import { checkWholeNumber, ok, problem, type Checked } from './validation';
 
-/** Each unit the editor offers, with the service's letter for it. */
+/** Each unit the editor offers, with the service's letter for it and its length. */
 const UNITS = {
-	minutes: { name: 'Minutes', letter: 'm' },
-	hours: { name: 'Hours', letter: 'h' },
-	days: { name: 'Days', letter: 'd' },
+	minutes: { name: 'Minutes', letter: 'm', ms: 60_000 },
+	hours: { name: 'Hours', letter: 'h', ms: 3_600_000 },
+	days: { name: 'Days', letter: 'd', ms: 86_400_000 },
 } as const;
 export type DurationUnit = keyof typeof UNITS;
 type UnitLetter = (typeof UNITS)[DurationUnit]['letter'];
 
 const DURATION_PATTERN = new RegExp(`^[1-9][0-9]*[${Object.values(UNITS).map((unit) => unit.letter).join('')}]$`);
 
-/** The service's unit letter for a unit choice: minutes → m, hours → h, days → d. */
-export function checkDurationUnit(unit: unknown): Checked<UnitLetter> {
+/** One of the units; anything else, named. */
+function checkUnit(unit: unknown): Checked<DurationUnit> {
 	// Own keys only: "__proto__" or "toString" must not read as a unit.
 	if (typeof unit !== 'string' || !Object.prototype.hasOwnProperty.call(UNITS, unit)) {
 		return problem(`expected the unit ${Object.keys(UNITS).join(', ').replace(/, (?=[^,]*$)/, ' or ')}`);
 	}
-	return ok(UNITS[unit as DurationUnit].letter);
+	return ok(unit as DurationUnit);
+}
+
+/** The service's unit letter for a unit choice: minutes → m, hours → h, days → d. */
+export function checkDurationUnit(unit: unknown): Checked<UnitLetter> {
+	const checked = checkUnit(unit);
+	return checked.ok ? ok(UNITS[checked.value].letter) : checked;
+}
+
+/** A unit choice in milliseconds (Send and Wait's Limit Wait Time). */
+export function checkUnitMilliseconds(unit: unknown): Checked<number> {
+	const checked = checkUnit(unit);
+	return checked.ok ? ok(UNITS[checked.value].ms) : checked;
 }
 
 /** Amount 15 with the unit letter m becomes `15m`: the service's duration grammar. */
 export function buildDuration(amount: unknown, letter: UnitLetter): Checked<string> {
-	const count = typeof amount === 'string' && amount.trim() !== '' ? Number(amount) : amount;
-	if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
-		return problem('expected a whole number of at least 1');
-	}
-	const duration = `${count}${letter}`;
+	const count = checkWholeNumber(amount, 1);
+	if (!count.ok) return count;
+	const duration = `${count.value}${letter}`;
 	return DURATION_PATTERN.test(duration) ? ok(duration) : problem('expected a duration such as 15m, 2h or 3d');
 }
 

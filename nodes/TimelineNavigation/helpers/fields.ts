@@ -2,6 +2,7 @@
 // looks and behaves the same wherever it appears. An operation lists the fields it shows; the
 // registry adds the resource and operation to their display rules.
 import type { INodeProperties } from 'n8n-workflow';
+import { shownOnlyWhen } from './display';
 
 /** A text field; a required one is refused empty, by n8n in the editor and by the node for expressions. */
 export function textField(field: {
@@ -69,6 +70,9 @@ export function timelineLocatorField(description = 'The timeline to use'): INode
 	};
 }
 
+/** The escape hatch's label, as the editor shows it and errors name it. */
+export const EXTRA_BODY_LABEL = 'Extra Body Fields (JSON)';
+
 /**
  * "Additional Fields": the optional fields a payload may carry, plus free-form JSON merged
  * into the body for anything the service accepts that the documents do not show.
@@ -83,7 +87,7 @@ export function additionalFieldsCollection(known: INodeProperties[] = []): INode
 		options: [
 			...known,
 			{
-				displayName: 'Extra Body Fields (JSON)',
+				displayName: EXTRA_BODY_LABEL,
 				name: 'extraBody',
 				type: 'json',
 				default: '{}',
@@ -185,11 +189,5 @@ export function dataToSendFields(inputFields: InputFieldNames): INodeProperties[
 
 /** Fields shown, and read, only when Data to Send is "Define Below". */
 export function definedBelow(properties: INodeProperties[]): INodeProperties[] {
-	return properties.map((property) => ({
-		...property,
-		displayOptions: {
-			...property.displayOptions,
-			show: { ...property.displayOptions?.show, [DATA_TO_SEND]: [DEFINE_BELOW] },
-		},
-	}));
+	return shownOnlyWhen({ [DATA_TO_SEND]: [DEFINE_BELOW] }, properties);
 }

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeProperties } from 'n8n-workflow';
-import { ServiceError } from '../errors';
+import { serviceFailure } from '../errors';
 import { readChoice } from './parameters';
 
 /**
@@ -26,8 +26,10 @@ export function listEntries(
 ): IDataObject[] {
 	const list = findList(answer, key);
 	if (!list) {
-		throw new ServiceError(context, itemIndex, {
-			message: `${label} failed: the service's answer holds no list of ${key}`,
+		throw serviceFailure(context, {
+			label,
+			itemIndex,
+			what: `the service's answer holds no list of ${key}`,
 			description: 'Set "Output" to "Whole Response" (where offered) to see the answer as it came.',
 		});
 	}

@@ -135,7 +135,8 @@ export function inputFieldValue(context: IExecuteFunctions, itemIndex: number, n
 	return value !== null && typeof value === 'object' ? deepCopy(value) : value;
 }
 
-export function unwrap<T>(
+/** A check's value, or its problem as an input error naming the field, the value and the item. */
+export function valueOrInputError<T>(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	field: string | InputField,
@@ -155,7 +156,7 @@ export function readChecked<T>(
 	fallback: unknown = '',
 ): T {
 	const value = fieldValue(context, itemIndex, field, fallback);
-	return unwrap(context, itemIndex, fieldLabel(context, field), value, check(value));
+	return valueOrInputError(context, itemIndex, fieldLabel(context, field), value, check(value));
 }
 
 /** Text, as an expression may give it: a number counts as text, an object or a list does not. */
@@ -193,7 +194,7 @@ export function requireDateTime(context: IExecuteFunctions, itemIndex: number, f
 export function optionalDateTime(context: IExecuteFunctions, itemIndex: number, field: FieldRef): string | undefined {
 	const value = nodeParameter(context, field.name, itemIndex, '');
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
-	return unwrap(context, itemIndex, field.displayName, value, toIsoDateTime(value, context.getTimezone()));
+	return valueOrInputError(context, itemIndex, field.displayName, value, toIsoDateTime(value, context.getTimezone()));
 }
 
 /** The ID out of a resource locator (list or ID mode), required and trimmed. */

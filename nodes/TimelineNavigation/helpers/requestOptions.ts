@@ -3,9 +3,9 @@
 // cannot set a timeout of -5 or 1,000 retries. The router reads them per item and hands them to
 // the transport with the call.
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { invalidInput } from '../errors';
 import type { RequestSettings } from '../transport/request';
-import { nodeParameter } from './parameters';
+import { nodeParameter, valueOrInputError } from './parameters';
+import { checkWholeNumber } from './validation';
 
 /** Shown on every operation: how the node talks to the service. */
 export const requestOptionsField: INodeProperties = {
@@ -53,37 +53,31 @@ export const requestOptionsField: INodeProperties = {
 
 const OPTIONS = (requestOptionsField.options ?? []) as INodeProperties[];
 
-function option(name: keyof RequestSettings): INodeProperties {
+type OptionName = keyof RequestSettings | 'concurrency';
+
+function option(name: OptionName): INodeProperties {
 	const found = OPTIONS.find((candidate) => candidate.name === name);
 	if (!found) throw new Error(`Request Options has no option "${name}"`);
 	return found;
 }
 
 /** The settings when none are given (the fields' defaults): also what the timeline picker uses. */
-export const DEFAULT_REQUEST_SETTINGS = Object.fromEntries(
-	(['concurrency', 'timeout', 'maxRetries', 'maxRetryWait'] as const).map((name) => [name, option(name).default]),
-) as unknown as RequestSettings;
+export const DEFAULT_REQUEST_SETTINGS: RequestSettings = {
+	timeout: option('timeout').default as number,
+	maxRetries: option('maxRetries').default as number,
+	maxRetryWait: option('maxRetryWait').default as number,
+};
 
 /** One option's value: a whole number within the bounds its field shows in the editor. */
-function readOption(context: IExecuteFunctions, itemIndex: number, name: keyof RequestSettings, value: unknown): number {
+function readOption(context: IExecuteFunctions, itemIndex: number, name: OptionName, value: unknown): number {
 	const field = option(name);
-	if (value === undefined) return DEFAULT_REQUEST_SETTINGS[name];
-	const { minValue, maxValue } = field.typeOptions ?? {};
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	const inRange =
-		typeof number === 'number' &&
-		Number.isInteger(number) &&
-		(minValue === undefined || number >= minValue) &&
-		(maxValue === undefined || number <= maxValue);
-	if (!inRange) {
-		const range = maxValue === undefined ? `of at least ${minValue}` : `from ${minValue} to ${maxValue}`;
-		throw invalidInput(context, itemIndex, field.displayName, value, `expected a whole number ${range}`);
-	}
-	return number;
+	if (value === undefined) return field.default as number;
+	const { minValue = 0, maxValue } = field.typeOptions ?? {};
+	return valueOrInputError(context, itemIndex, field.displayName, value, checkWholeNumber(value, minValue, maxValue));
 }
 
-function readGiven(context: IExecuteFunctions, itemIndex: number): Partial<Record<keyof RequestSettings, unknown>> {
-	return nodeParameter(context, 'requestOptions', itemIndex, {}) as Partial<Record<keyof RequestSettings, unknown>>;
+function readGiven(context: IExecuteFunctions, itemIndex: number): Partial<Record<OptionName, unknown>> {
+	return nodeParameter(context, 'requestOptions', itemIndex, {}) as Partial<Record<OptionName, unknown>>;
 }
 
 /** How many items are sent at the same time: one setting for the whole run, read from the first item. */
@@ -95,7 +89,6 @@ export function readConcurrency(context: IExecuteFunctions): number {
 export function readRequestSettings(context: IExecuteFunctions, itemIndex: number): RequestSettings {
 	const given = readGiven(context, itemIndex);
 	return {
-		concurrency: readOption(context, itemIndex, 'concurrency', given.concurrency),
 		timeout: readOption(context, itemIndex, 'timeout', given.timeout),
 		maxRetries: readOption(context, itemIndex, 'maxRetries', given.maxRetries),
 		maxRetryWait: readOption(context, itemIndex, 'maxRetryWait', given.maxRetryWait),

@@ -77,6 +77,17 @@ export function toIsoDateTime(value: unknown, timeZone = 'UTC'): Checked<string>
 	return ok(new Date(utc).toISOString());
 }
 
+/**
+ * A whole number from `min` (and up to `max`), as a number field or an expression gives it (a
+ * number, or its digits as text): the one check for counts, amounts and limits.
+ */
+export function checkWholeNumber(value: unknown, min: number, max?: number): Checked<number> {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	const inRange = typeof number === 'number' && Number.isInteger(number) && number >= min && (max === undefined || number <= max);
+	if (inRange) return ok(number);
+	return problem(`expected a whole number ${max === undefined ? `of at least ${min}` : `from ${min} to ${max}`}`);
+}
+
 /** `<start>/<end>`, both ISO 8601, start not after end. */
 export function buildTimeRange(start: string, end: string): Checked<string> {
 	if (Number.isNaN(Date.parse(start)) || Number.isNaN(Date.parse(end))) {

@@ -77,11 +77,6 @@ export function refusalOf(error: unknown): ServiceError | undefined {
 	return error instanceof ServiceError && error.isRefusal ? error : undefined;
 }
 
-export function isWindowClosed(refusal: ServiceError | undefined): boolean {
-	const said = refusal?.serviceMessage ?? '';
-	return /24[\s-]*h(ou)?r|service window|conversation window|messaging window|window (is )?(closed|expired)/i.test(said);
-}
-
 function isBusinessNotConnected(refusal: ServiceError): boolean {
 	return /business account[^.]*not (been )?connected|not connected[^.]*business account/i.test(refusal.serviceMessage ?? '');
 }
@@ -130,11 +125,4 @@ export function explainSendError(label: string, error: unknown, template?: Templ
 	}`;
 	const [explanation, hint] = TEMPLATE_EXPLANATIONS[problem](template.id, sent);
 	return refusal.explained(`${label} failed: ${explanation}`, hint);
-}
-
-export function windowClosedError(label: string, recipient: string, refusal: ServiceError): ServiceError {
-	return refusal.explained(
-		`${label} failed: the 24-hour customer service window for ${recipient} is closed, so a free-form message cannot be sent`,
-		'The window opens for 24 hours each time the customer writes to you; outside it, only approved templates can be sent. Use "Send Template", or turn on "Fallback to Template".',
-	);
 }

@@ -2,6 +2,7 @@
 // waiting node, and the fields n8n users know from n8n's own Send and Wait operations (same
 // names: Response Type, Approval Options, the form fields, Limit Wait Time).
 import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
+import { shownOnlyWhen } from '../helpers/display';
 import { DURATION_UNIT_OPTIONS } from '../helpers/duration';
 import { formDefinitionFields } from './form';
 
@@ -82,10 +83,7 @@ export const approvalOptionsField: INodeProperties = {
 	],
 };
 
-export const customFormFields: INodeProperties[] = formDefinitionFields.map((property) => ({
-	...property,
-	displayOptions: { ...property.displayOptions, show: { ...property.displayOptions?.show, responseType: ['customForm'] } },
-}));
+export const customFormFields: INodeProperties[] = shownOnlyWhen({ responseType: ['customForm'] }, formDefinitionFields);
 
 const limitWaitTime: INodeProperties = {
 	displayName: 'Limit Wait Time',

@@ -160,39 +160,47 @@ export function readFormDefinition(read: ReadParameter): Parsed {
 		if (!Array.isArray(parsed)) {
 			return { ok: false, field: 'Form Fields (JSON)', value: raw, problem: 'expected a JSON array of fields, such as [{"fieldLabel": "Reason", "fieldType": "text"}]' };
 		}
-		return checkFields(parsed, (index) => `Form Fields (JSON) [${index}]`);
+		// Inside the JSON: the entry's index and its keys, as the user wrote them.
+		return checkFields(parsed, 'Form Fields (JSON)', (index, key) => `Form Fields (JSON) [${index}]${key ? `.${key}` : ''}`);
 	}
 	const listed = read('formFields.values', []);
-	return checkFields(Array.isArray(listed) ? listed : [], (index) => `Form Element ${index + 1}`);
+	// In the editor: the element's position and the sub-field's label.
+	return checkFields(Array.isArray(listed) ? listed : [], 'Form Elements', (index, _key, label) => `Form Elements ${index + 1}${label ? ` → ${label}` : ''}`);
 }
 
-function checkFields(entries: unknown[], where: (index: number) => string): Parsed {
+/** Where an entry (and one of its fields, by JSON key and editor label) is, as errors name it. */
+type EntryLabel = (index: number, key?: string, label?: string) => string;
+
+function checkFields(entries: unknown[], list: string, where: EntryLabel): Parsed {
 	if (entries.length === 0) {
-		return { ok: false, field: 'Form Elements', value: entries, problem: 'expected at least one field for the person to fill in' };
+		return { ok: false, field: list, value: entries, problem: 'expected at least one field for the person to fill in' };
 	}
 	const fields: FormField[] = [];
 	for (const [index, entry] of entries.entries()) {
 		const field = where(index);
+		const labelField = where(index, 'fieldLabel', 'Field Label');
+		const typeField = where(index, 'fieldType', 'Field Type');
+		const optionsField = where(index, 'fieldOptions', 'Field Options');
 		if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
 			return { ok: false, field, value: entry, problem: 'expected an object with at least fieldLabel' };
 		}
 		const { fieldLabel, fieldType = 'text', requiredField, placeholder, multiselect, fieldOptions } = entry as IDataObject;
 		const label = typeof fieldLabel === 'string' || typeof fieldLabel === 'number' ? String(fieldLabel).trim() : '';
-		if (label === '') return { ok: false, field: `${field} Field Label`, value: fieldLabel, problem: 'expected a name: it is shown above the field and names the answer in the output' };
+		if (label === '') return { ok: false, field: labelField, value: fieldLabel, problem: 'expected a name: it is shown above the field and names the answer in the output' };
 		if (fields.some((known) => known.label === label)) {
-			return { ok: false, field: `${field} Field Label`, value: label, problem: 'expected each field name once: the answers are output under their field names' };
+			return { ok: false, field: labelField, value: label, problem: 'expected each field name once: the answers are output under their field names' };
 		}
 		if (typeof fieldType !== 'string' || !(FIELD_TYPES as readonly string[]).includes(fieldType)) {
-			return { ok: false, field: `${field} Field Type`, value: fieldType, problem: `expected one of ${FIELD_TYPES.join(', ')}` };
+			return { ok: false, field: typeField, value: fieldType, problem: `expected one of ${FIELD_TYPES.join(', ')}` };
 		}
 		const type = fieldType as FieldType;
 		const options = CHOICE_TYPES.includes(type) ? readOptions(fieldOptions) : [];
 		if (CHOICE_TYPES.includes(type)) {
 			if (options.length === 0 || options.some((option) => option === '')) {
-				return { ok: false, field: `${field} Field Options`, value: fieldOptions, problem: 'expected at least one option, none of them empty' };
+				return { ok: false, field: optionsField, value: fieldOptions, problem: 'expected at least one option, none of them empty' };
 			}
 			if (new Set(options).size !== options.length) {
-				return { ok: false, field: `${field} Field Options`, value: options, problem: 'expected each option once' };
+				return { ok: false, field: optionsField, value: options, problem: 'expected each option once' };
 			}
 		}
 		fields.push({
@@ -271,7 +279,7 @@ export function formFieldsHtml(fields: FormField[], submitted: Submitted = {}, p
 // ---- the answer -----------------------------------------------------------------------
 
 /** Text as the person typed it: browsers send each line break of a text box as CR LF. */
-export const asTyped = (text: string): string => text.replace(/\r\n?/g, '\n');
+export const normalizeLineBreaks = (text: string): string => text.replace(/\r\n?/g, '\n');
 
 export type FormAnswer = { ok: true; data: IDataObject } | { ok: false; problems: Record<number, string> };
 
@@ -307,7 +315,7 @@ export function readFormAnswer(fields: FormField[], submitted: Submitted): FormA
 			problems[index] = 'Enter a date (year-month-day).';
 		} else {
 			// Text keeps what the person typed, spaces and line breaks included.
-			data[field.label] = field.type === 'text' || field.type === 'textarea' ? asTyped(asList(submitted[inputName(index)])[0] ?? '') : value;
+			data[field.label] = field.type === 'text' || field.type === 'textarea' ? normalizeLineBreaks(asList(submitted[inputName(index)])[0] ?? '') : value;
 		}
 	});
 	return Object.keys(problems).length > 0 ? { ok: false, problems } : { ok: true, data };

@@ -28,7 +28,7 @@ export function questionPage(question: Question, retry?: Retry): Page {
 	const notice = retry ? `<p class="problem" role="alert">${escapeHtml(retry.notice)}</p>\n` : '';
 	let form: string;
 	if (question.responseType === 'approval') {
-		const decline = question.double
+		const decline = question.offersDecline
 			? `\n<button type="submit" class="secondary" name="${ANSWER_FIELD}" value="${DECLINE}">${escapeHtml(question.disapproveLabel)}</button>`
 			: '';
 		form = `<form method="post" enctype="${FORM_ENCODING}"><div class="buttons"><button type="submit" name="${ANSWER_FIELD}" value="${APPROVE}">${escapeHtml(question.approveLabel)}</button>${decline}</div></form>`;

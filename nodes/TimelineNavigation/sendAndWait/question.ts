@@ -12,7 +12,7 @@ export interface Question {
 	/** The text on the page under the heading: the form description, or else the message. */
 	description: string;
 	/** Approval: whether the person may also decline, and the two button labels. */
-	double: boolean;
+	offersDecline: boolean;
 	approveLabel: string;
 	disapproveLabel: string;
 	/** Free text and custom form: the submit button. */
@@ -35,7 +35,7 @@ export function readQuestion(read: ReadParameter): { ok: true; question: Questio
 	}
 	const message = text(read('message', '')).trim();
 	const approval = (read('approvalOptions.values', {}) ?? {}) as Record<string, unknown>;
-	const double = approval.approvalType === 'double';
+	const offersDecline = approval.approvalType === 'double';
 	const approveLabel = labelOr(approval.approveLabel, DEFAULT_APPROVE_LABEL);
 	const disapproveLabel = labelOr(approval.disapproveLabel, DEFAULT_DISAPPROVE_LABEL);
 	const options = (read('options', {}) ?? {}) as Record<string, unknown>;
@@ -45,7 +45,7 @@ export function readQuestion(read: ReadParameter): { ok: true; question: Questio
 		if (!form.ok) return form;
 		fields = form.fields;
 	}
-	const approvalLinkLabel = double ? `${approveLabel} or ${disapproveLabel}` : approveLabel;
+	const approvalLinkLabel = offersDecline ? `${approveLabel} or ${disapproveLabel}` : approveLabel;
 	return {
 		ok: true,
 		question: {
@@ -53,7 +53,7 @@ export function readQuestion(read: ReadParameter): { ok: true; question: Questio
 			message,
 			title: text(options.responseFormTitle).trim(),
 			description: text(options.responseFormDescription).trim() || message,
-			double,
+			offersDecline,
 			approveLabel,
 			disapproveLabel,
 			submitLabel: labelOr(options.responseFormButtonLabel, 'Submit'),

@@ -5,7 +5,7 @@
 //
 // This function never throws: n8n would resume the waiting execution with the error.
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { asTyped, readFormAnswer, type ReadParameter, type Submitted } from './form';
+import { normalizeLineBreaks, readFormAnswer, type ReadParameter, type Submitted } from './form';
 import { PAGE_SECURITY_POLICY, type Page } from './html';
 import { ANSWER_FIELD, APPROVE, DECLINE, questionPage, recordedPage, TEXT_FIELD, unavailablePage } from './pages';
 import { readQuestion, type Question } from './question';
@@ -48,7 +48,7 @@ function readAnswer(question: Question, submitted: Submitted): Answer {
 	if (question.responseType === 'approval') {
 		const answer = single(submitted[ANSWER_FIELD]);
 		if (answer === APPROVE) return { data: { approved: true }, recorded: `Your answer was recorded: ${question.approveLabel}.` };
-		if (answer === DECLINE && question.double) {
+		if (answer === DECLINE && question.offersDecline) {
 			return { data: { approved: false }, recorded: `Your answer was recorded: ${question.disapproveLabel}.` };
 		}
 		return { retry: 'Choose one of the buttons below to answer.' };
@@ -56,7 +56,7 @@ function readAnswer(question: Question, submitted: Submitted): Answer {
 	if (question.responseType === 'freeText') {
 		const text = single(submitted[TEXT_FIELD]);
 		if (typeof text !== 'string' || text.trim() === '') return { retry: 'Write your answer, then send it.' };
-		return { data: { text: asTyped(text) }, recorded: 'Your answer was recorded.' };
+		return { data: { text: normalizeLineBreaks(text) }, recorded: 'Your answer was recorded.' };
 	}
 	const form = readFormAnswer(question.fields, submitted);
 	if (!form.ok) return { retry: 'Some fields need your attention.', problems: form.problems };

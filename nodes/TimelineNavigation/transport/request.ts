@@ -11,7 +11,7 @@ import {
 	type IN8nHttpFullResponse,
 	type ILoadOptionsFunctions,
 } from 'n8n-workflow';
-import { ServiceError } from '../errors';
+import { serviceFailure, type ServiceError } from '../errors';
 import { normalizeBaseUrl, SERVICES, type Service } from './services';
 
 export interface ApiCall {
@@ -22,9 +22,8 @@ export interface ApiCall {
 	qs?: IDataObject;
 }
 
-/** How the node talks to the service for one item: the node's Request Options. */
+/** How the node talks to the service for one item: the node's Request Options (Concurrency is the router's). */
 export interface RequestSettings {
-	concurrency: number;
 	timeout: number;
 	maxRetries: number;
 	maxRetryWait: number;
@@ -203,8 +202,11 @@ function serviceError(
 		failure.status !== undefined
 			? `the service answered HTTP ${failure.status}${serviceMessage ? `: ${serviceMessage}` : ''}`
 			: networkMessage(failure.code);
-	return new ServiceError(context, call.itemIndex, {
-		message: `${call.label} failed: ${what}${note ? ` (${note})` : ''}`,
+	return serviceFailure(context, {
+		label: call.label,
+		itemIndex: call.itemIndex,
+		what,
+		note,
 		description: [hintFor(failure.status, call.service), extra].filter(Boolean).join(' '),
 		status: failure.status,
 		serviceMessage,

@@ -8,14 +8,16 @@ export type Service = 'timeline' | 'messaging';
 export interface ServiceDefinition {
 	/** The credential type (its class's `name`). */
 	credentialType: string;
+	/** The credential's name in the editor (its class's `displayName`). */
+	credentialName: string;
 	/** The credential field that holds the bearer key, and its label in the credential form. */
 	keyField: string;
 	keyLabel: string;
 }
 
 export const SERVICES: Record<Service, ServiceDefinition> = {
-	timeline: { credentialType: 'timelineNavigationApi', keyField: 'accessToken', keyLabel: 'Access Token' },
-	messaging: { credentialType: 'chatAppMessagingApi', keyField: 'apiKey', keyLabel: 'API Key' },
+	timeline: { credentialType: 'timelineNavigationApi', credentialName: 'Timeline Navigation API', keyField: 'accessToken', keyLabel: 'Access Token' },
+	messaging: { credentialType: 'chatAppMessagingApi', credentialName: 'Chat-App Messaging API', keyField: 'apiKey', keyLabel: 'API Key' },
 };
 
 // `https://host`, `https://host/` and `https://host/v1/` all mean the service root, and `/v1`

@@ -111,12 +111,11 @@ describe('malformed bodies get 400 with what is wrong, and start nothing', () =>
 	});
 });
 
-describe('versions: new workflows get 1.1, saved ones keep 1; both read every body the same way', () => {
-	it('offers versions 1 and 1.1, with 1.1 for a newly added trigger', async () => {
+describe('its one version, 1.1, reads every body', () => {
+	it('ships version 1.1 only: at version 1 n8n would evaluate an expression for every request', async () => {
 		const pkg = await getPackage();
 		const { description } = pkg.nodeTypes.getByNameAndVersion(TRIGGER_NODE_TYPE);
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
+		expect(description.version).toBe(1.1);
 	});
 
 	// Above version 1, n8n reads only bodies it can parse (JSON, text, form, XML) before the node
@@ -124,7 +123,8 @@ describe('versions: new workflows get 1.1, saved ones keep 1; both read every bo
 	let sent = 0;
 	// A message id of its own per test: the trigger's in-process repeat memory outlives a test.
 	const fresh = <T extends IDataObject>(event: T): T => ({ ...event, message_id: `msg_version_${++sent}` });
-	describe.each([1, 1.1])('version %s', (typeVersion) => {
+	describe('version 1.1', () => {
+		const typeVersion = 1.1;
 		it.each<[string, string | null]>([
 			['application/json', 'application/json'],
 			['text/plain', 'text/plain'],
@@ -299,12 +299,12 @@ describe('webhook credentials: their tests check locally what would make every c
 describe('webhook lifecycle: nothing to register remotely, and it says so', () => {
 	async function lifecycle() {
 		const pkg = await getPackage();
-		const nodeType = pkg.nodeTypes.getByNameAndVersion(TRIGGER_NODE_TYPE, 1);
+		const nodeType = pkg.nodeTypes.getByNameAndVersion(TRIGGER_NODE_TYPE, 1.1);
 		const node = {
 			id: 'trigger',
 			name: 'Chat-App Messaging Trigger',
 			type: TRIGGER_NODE_TYPE,
-			typeVersion: 1,
+			typeVersion: 1.1,
 			position: [0, 0] as [number, number],
 			webhookId: 'f00d',
 			parameters: {},

@@ -6,7 +6,7 @@
 // `npx tsx test/nodes/TimelineNavigation/description/approve.ts` and review the diff of approved.json.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Workflow, type INode } from 'n8n-workflow';
+import { NodeHelpers, Workflow, type INode } from 'n8n-workflow';
 import { ChatAppMessagingTrigger } from '../../../nodes/ChatAppMessagingTrigger/ChatAppMessagingTrigger.node';
 import { TimelineNavigation } from '../../../nodes/TimelineNavigation/TimelineNavigation.node';
 import { OPERATIONS } from '../../../nodes/TimelineNavigation/actions/registry';
@@ -69,5 +69,34 @@ describe('the canvas subtitle', () => {
 	])("for the trigger on %j reads '%s'", async (events, expected) => {
 		const subtitle = new ChatAppMessagingTrigger().description.subtitle!;
 		expect(await subtitleOf('n8n-nodes-timeline-navigation.chatAppMessagingTrigger', subtitle, { events })).toBe(expected);
+	});
+});
+
+describe('fields whose own display condition is set by an expression', () => {
+	// n8n shows a field as soon as one of its conditions reads an expression, so a switch such as
+	// Fallback to Template set to `{{ true }}` must not reveal (and demand) the fields of other
+	// operations: n8n would refuse to run the node for "issues" in fields the user cannot see.
+	const description = new TimelineNavigation().description;
+	const conditionKeys = [
+		...new Set(
+			description.properties.flatMap((property) =>
+				Object.keys(property.displayOptions?.show ?? {}).filter((key) => !['resource', 'operation', '@version'].includes(key)),
+			),
+		),
+	];
+
+	it.each(OPERATIONS.map((op) => [op.key, op] as const))('%s: only its own fields can have issues', (_key, op) => {
+		const parameters = {
+			resource: op.resource.value,
+			operation: op.operation.value,
+			...Object.fromEntries(conditionKeys.map((key) => [key, '={{ $json.anything }}'])),
+		};
+		const node: INode = { id: 'n', name: 'Node', type: 'x', typeVersion: 1, position: [0, 0], parameters };
+		const issues = NodeHelpers.getNodeParametersIssues(description.properties, node, description)?.parameters ?? {};
+		const ownFields = description.properties
+			.filter((property) => (property.displayOptions?.show?.operation as string[] | undefined)?.includes(op.operation.value))
+			.filter((property) => (property.displayOptions?.show?.resource as string[] | undefined)?.includes(op.resource.value))
+			.map((property) => property.name);
+		expect(Object.keys(issues).filter((name) => !ownFields.includes(name))).toEqual([]);
 	});
 });

@@ -3,7 +3,6 @@
 // table of valid calls, and the bad-input suite's coverage check, fail with its name.
 import type { RegisteredOperation } from '../../../nodes/TimelineNavigation/actions/registry';
 import { OPERATIONS } from '../../../nodes/TimelineNavigation/actions/registry';
-import { SERVICES } from '../../../nodes/TimelineNavigation/transport/services';
 import { OPERATION_CASES, operationCases, requireEveryOperation, uncovered } from '../../support/operation-cases';
 
 /** The registry as it would be after someone added Timeline → Archive and nothing else. */
@@ -22,10 +21,6 @@ describe('the operation registry', () => {
 	it('names every operation once, by key and by label', () => {
 		expect(new Set(OPERATIONS.map((op) => op.key)).size).toBe(OPERATIONS.length);
 		expect(new Set(OPERATIONS.map((op) => op.label)).size).toBe(OPERATIONS.length);
-	});
-
-	it("gives every operation its service's credential", () => {
-		for (const op of OPERATIONS) expect(op.credentialType).toBe(SERVICES[op.resource.service].credentialType);
 	});
 
 	it('has a valid call for every registered operation, so faults and secrets are tried on each', () => {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { dateTimeField, locationField, outputModeField } from '../../helpers/fields';
 import { entriesOrWholeAnswer } from '../../helpers/output';
-import { requireDateTime, requireString, unwrap } from '../../helpers/parameters';
+import { requireDateTime, requireString, valueOrInputError } from '../../helpers/parameters';
 import { buildTimeRange } from '../../helpers/validation';
 import { apiRequest, type CallContext } from '../../transport/request';
 import type { OperationDefinition } from '../types';
@@ -33,7 +33,7 @@ export const monitor: OperationDefinition = {
 		const place = requireString(this, itemIndex, location);
 		const start = requireDateTime(this, itemIndex, rangeStart);
 		const end = requireDateTime(this, itemIndex, rangeEnd);
-		const timeRange = unwrap(this, itemIndex, rangeStart.displayName, start, buildTimeRange(start, end));
+		const timeRange = valueOrInputError(this, itemIndex, rangeStart.displayName, start, buildTimeRange(start, end));
 		const params = { location: place, time_range: timeRange };
 		// The document puts these in a JSON body on the GET, but n8n's HTTP helper drops the
 		// body of every GET; the query string is what reaches the service. The body is passed

@@ -8,26 +8,23 @@
 // instead, with the link in the parameter that holds {link}. Without one, the node fails
 // before waiting and says what to set.
 import {
-	NodeApiError,
-	NodeOperationError,
 	SEND_AND_WAIT_OPERATION,
-	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
-import { invalidInput, type ServiceError } from '../../errors';
+import { invalidInput, needsNewerN8n } from '../../errors';
 import { DATA_TO_SEND } from '../../helpers/fields';
 import { nodeParameter, requireString } from '../../helpers/parameters';
-import { postOrFallBack } from '../../messaging/freeForm';
 import { CHANNEL, readRecipient, recipientFields, templateBody, type TemplateChoice } from '../../messaging/send';
-import { readTemplate, templateFields, type TemplateFieldNames } from '../../messaging/template';
+import { readTemplate, type ReadTemplate, type TemplateFieldNames } from '../../messaging/template';
+import { fallbackIsOn, postOrFallBack, windowClosedError, windowFallbackFields } from '../../messaging/window';
 import { approvalOptionsField, customFormFields, optionsField, responseTypeField } from '../../sendAndWait/description';
 import type { ReadParameter } from '../../sendAndWait/form';
 import { readQuestion } from '../../sendAndWait/question';
 import { readWaitTill } from '../../sendAndWait/waitTill';
 import type { CallContext } from '../../transport/request';
-import type { OperationDefinition } from '../types';
+import type { PerExecutionOperation } from '../types';
 
 /** Where a template parameter takes the answer link. */
 export const LINK_TOKEN = '{link}';
@@ -43,15 +40,8 @@ const message: INodeProperties = {
 	description: 'The question. It is sent over chat followed by the link to answer it, and shown on the page the link opens.',
 };
 
-const fallbackToTemplate: INodeProperties = {
-	displayName: 'Fallback to Template',
-	name: 'fallbackToTemplate',
-	type: 'boolean',
-	default: false,
-	description: `Whether to send an approved template when the customer's 24-hour window is closed (the service then refuses a text message). Put ${LINK_TOKEN} into the template parameter that carries the link.`,
-};
-
-export const QUESTION_TEMPLATE_FIELDS: TemplateFieldNames = {
+/** The question's fallback template: its own parameter names, labelled as the free-form sends' fallback. */
+const QUESTION_TEMPLATE_FIELDS: TemplateFieldNames = {
 	labelPrefix: 'Fallback ',
 	templateId: 'questionTemplateId',
 	input: 'questionParametersInput',
@@ -71,10 +61,7 @@ type SigningContext = IExecuteFunctions & { setSignatureValidationRequired?: () 
 
 function signedLink(context: SigningContext, itemIndex: number, label: string): string {
 	if (typeof context.getSignedResumeUrl !== 'function') {
-		throw new NodeOperationError(context.getNode(), `${label} needs n8n 1.107 or newer`, {
-			itemIndex,
-			description: 'This n8n cannot sign the answer link, so anyone who guessed the link could answer. Update n8n. Nothing was sent.',
-		});
+		throw needsNewerN8n(context, itemIndex, label, '1.107', 'This n8n cannot sign the answer link, so anyone who guessed the link could answer.');
 	}
 	// n8n 1.x checks a link's signature only when asked to; n8n 2.x always does (and dropped the call).
 	context.setSignatureValidationRequired?.();
@@ -82,14 +69,14 @@ function signedLink(context: SigningContext, itemIndex: number, label: string): 
 }
 
 /** The question's template with the link put where {link} is; refused before sending without {link}. */
-function readQuestionTemplate(context: IExecuteFunctions, itemIndex: number): TemplateChoice | undefined {
-	if (!(nodeParameter(context, fallbackToTemplate.name, itemIndex, false) as boolean)) return undefined;
+function readQuestionTemplate(context: IExecuteFunctions, itemIndex: number): ReadTemplate | undefined {
+	if (!fallbackIsOn((name, value) => nodeParameter(context, name, itemIndex, value))) return undefined;
 	const template = readTemplate(context, itemIndex, QUESTION_TEMPLATE_FIELDS);
 	if (!template.parameters.some((parameter) => parameter.includes(LINK_TOKEN))) {
 		throw invalidInput(
 			context,
 			itemIndex,
-			'Fallback Template Parameters',
+			template.parametersField,
 			template.parameters,
 			`expected ${LINK_TOKEN} in one of the parameters: it is replaced by the answer link, and without the link nobody could answer`,
 		);
@@ -102,15 +89,12 @@ const withLink = (template: TemplateChoice, link: string): TemplateChoice => ({
 	parameters: template.parameters.map((parameter) => parameter.split(LINK_TOKEN).join(link)),
 });
 
-function windowClosedWithoutTemplate(label: string, to: string, refusal: ServiceError): ServiceError {
-	return refusal.explained(
-		`${label} failed: the 24-hour customer service window for ${to} is closed, so the question cannot go as a text message`,
-		`Nothing was sent and the execution does not wait. Outside the window only approved templates can be sent: turn on "Fallback to Template", name the template and put ${LINK_TOKEN} into the parameter that carries the answer link.`,
-	);
-}
-
-/** Sends the question for one item and puts the execution to wait; returns what was sent. */
-async function askAndWait(this: IExecuteFunctions, call: CallContext): Promise<IDataObject> {
+/**
+ * Sends the question (read from the first item: one question per execution, as n8n's own Send
+ * and Wait) and puts the execution to wait. While it waits the node shows its input items; the
+ * answer replaces them (sendAndWait/webhook.ts).
+ */
+async function askAndWait(this: IExecuteFunctions, call: CallContext): Promise<INodeExecutionData[][]> {
 	const { itemIndex, label } = call;
 	// Everything is read and checked first: a mistake fails before anything is sent.
 	const to = readRecipient(this, itemIndex);
@@ -125,24 +109,25 @@ async function askAndWait(this: IExecuteFunctions, call: CallContext): Promise<I
 
 	const text = `${question.message}\n\n${question.linkLabel}: ${link}`;
 	const filled = template && withLink(template, link);
-	const outcome = await postOrFallBack(
+	await postOrFallBack(
 		this,
 		call,
 		{ channel: CHANNEL, to, message_type: 'text', text },
 		filled && { template: filled, body: templateBody(to, filled) },
-		(refusal) => windowClosedWithoutTemplate(label, to, refusal),
+		(refusal) =>
+			windowClosedError(
+				label,
+				to,
+				refusal,
+				'the question cannot go as a text message',
+				`Nothing was sent and the execution does not wait. Outside the window only approved templates can be sent: turn on "Fallback to Template", name the template and put ${LINK_TOKEN} into the parameter that carries the answer link.`,
+			),
 	);
-	const sent = { ...outcome.sent, sent_as: outcome.refusal ? 'template' : 'text' };
 	await this.putExecutionToWait(waitTill);
-	return { ...sent, wait_till: waitTill.toISOString() };
+	return [this.getInputData()];
 }
 
-function asNodeError(context: IExecuteFunctions, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(context.getNode(), error as Error);
-}
-
-export const sendAndWait: OperationDefinition = {
+export const sendAndWait: PerExecutionOperation = {
 	value: SEND_AND_WAIT_OPERATION,
 	name: 'Send and Wait for Response',
 	action: 'Send message and wait for response',
@@ -153,25 +138,8 @@ export const sendAndWait: OperationDefinition = {
 		responseTypeField,
 		approvalOptionsField,
 		...customFormFields,
-		fallbackToTemplate,
-		...templateFields(QUESTION_TEMPLATE_FIELDS, `The approved template to send when the window is closed; one parameter must hold ${LINK_TOKEN}`, {
-			fallbackToTemplate: [true],
-		}),
+		...windowFallbackFields(QUESTION_TEMPLATE_FIELDS, `The approved template to send when the window is closed; one parameter must hold ${LINK_TOKEN}`),
 		optionsField,
 	],
-	execute: askAndWait,
-	// One question and one wait for the whole execution, as n8n's own Send and Wait: while
-	// waiting the node shows its input items; the answer replaces them.
-	async executeOnce(this: IExecuteFunctions, call): Promise<INodeExecutionData[][]> {
-		try {
-			await askAndWait.call(this, { ...call, itemIndex: 0 });
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this, error);
-			const failed = asNodeError(this, error);
-			const json: IDataObject = { error: failed.message };
-			if (failed.description) json.description = failed.description;
-			return [[{ json, pairedItem: { item: 0 } }]];
-		}
-		return [this.getInputData()];
-	},
+	executeOnce: askAndWait,
 };

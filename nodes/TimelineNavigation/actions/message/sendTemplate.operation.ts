@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { EXTRA_BODY_FIELD, readAdditionalFields, withExtraFields } from '../../helpers/body';
-import { additionalFieldsCollection, dataToSendFields, definedBelow } from '../../helpers/fields';
+import { readAdditionalFields, withExtraFields } from '../../helpers/body';
+import { additionalFieldsCollection, dataToSendFields, definedBelow, EXTRA_BODY_LABEL } from '../../helpers/fields';
 import { explainSendError, postMessage, readRecipient, recipientFields, templateBody } from '../../messaging/send';
 import { readTemplate, TEMPLATE_FIELDS, templateFields } from '../../messaging/template';
 import type { CallContext } from '../../transport/request';
@@ -22,7 +22,7 @@ export const sendTemplate: OperationDefinition = {
 		const to = readRecipient(this, itemIndex);
 		const template = readTemplate(this, itemIndex, TEMPLATE_FIELDS);
 		const { extraBody } = readAdditionalFields(this, itemIndex);
-		const body = withExtraFields(this, itemIndex, EXTRA_BODY_FIELD, templateBody(to, template), extraBody);
+		const body = withExtraFields(this, itemIndex, EXTRA_BODY_LABEL, templateBody(to, template), extraBody);
 		try {
 			return { ...(await postMessage(this, call, body)), sent_as: 'template' };
 		} catch (error) {

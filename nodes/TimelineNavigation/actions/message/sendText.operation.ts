@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { InputField, invalidInput } from '../../errors';
 import { dataToSendFields, definedBelow } from '../../helpers/fields';
-import { inputFieldValue, isAutoMapped, mappedFrom, nodeParameter, readChoice, requireString, unwrap } from '../../helpers/parameters';
+import { inputFieldValue, isAutoMapped, mappedFrom, nodeParameter, readChoice, requireString, valueOrInputError } from '../../helpers/parameters';
 import { findPlaceholders, parseJsonObject } from '../../helpers/validation';
 import { freeFormFields, sendFreeForm } from '../../messaging/freeForm';
 import { readRecipient, recipientFields } from '../../messaging/send';
@@ -92,7 +92,7 @@ function injectedFromObject(
 	field: string | InputField,
 	valueField: (name: string) => string | InputField,
 ): IDataObject {
-	const object = unwrap(context, itemIndex, field, raw, parseJsonObject(raw));
+	const object = valueOrInputError(context, itemIndex, field, raw, parseJsonObject(raw));
 	const fields: IDataObject = {};
 	for (const [name, value] of Object.entries(object)) {
 		if (!['string', 'number', 'boolean'].includes(typeof value)) {
@@ -128,7 +128,7 @@ function readInjectedFields(context: IExecuteFunctions, itemIndex: number): IDat
 	const entries = nodeParameter(context, `${pairs.name}.field`, itemIndex, []) as IDataObject[];
 	entries.forEach((pair, index) => {
 		const name = typeof pair.name === 'string' ? pair.name.trim() : String(pair.name ?? '').trim();
-		const field = `Injected Field ${index + 1} Name`;
+		const field = `${pairs.displayName} ${index + 1} → Name`;
 		if (name === '') {
 			throw invalidInput(context, itemIndex, field, pair.name, 'expected the placeholder name, such as first_name for {first_name}');
 		}

@@ -1,18 +1,15 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { returnAllFields } from '../../helpers/fields';
 import { listEntries } from '../../helpers/output';
-import { invalidInput } from '../../errors';
-import { nodeParameter } from '../../helpers/parameters';
+import { nodeParameter, valueOrInputError } from '../../helpers/parameters';
+import { checkWholeNumber } from '../../helpers/validation';
 import { apiRequest, type CallContext } from '../../transport/request';
 import type { OperationDefinition } from '../types';
 
 function readLimit(context: IExecuteFunctions, itemIndex: number): number | undefined {
 	if (nodeParameter(context, 'returnAll', itemIndex, false) === true) return undefined;
 	const limit = nodeParameter(context, 'limit', itemIndex, 50);
-	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-		throw invalidInput(context, itemIndex, 'Limit', limit, 'expected a whole number of at least 1');
-	}
-	return limit;
+	return valueOrInputError(context, itemIndex, 'Limit', limit, checkWholeNumber(limit, 1));
 }
 
 export const getMany: OperationDefinition = {

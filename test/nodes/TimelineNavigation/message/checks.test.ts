@@ -74,21 +74,21 @@ describe('template parameters', () => {
 	it('refuses an empty parameter in the list and names its position', async () => {
 		await expectRejectedBeforeSending(
 			template({ templateParameters: listedParameters(['Berlin', '', 'Fire drill']) }),
-			/Invalid Template Parameter \{\{2\}\} in item 0: got "", expected a value: parameter 2 is empty/,
+			/Invalid Parameters → Parameter \{\{2\}\} in item 0: got "", expected a value: parameter 2 is empty/,
 		);
 	});
 
 	it('refuses a blank parameter (spaces only) too', async () => {
 		await expectRejectedBeforeSending(
 			template({ templateParameters: listedParameters(['Berlin', 'noon', '   ']) }),
-			/Template Parameter \{\{3\}\}.*parameter 3 is empty/,
+			/Parameters → Parameter \{\{3\}\}.*parameter 3 is empty/,
 		);
 	});
 
 	it.each([
-		[['Berlin', null, 'Fire drill'], /Template Parameter \{\{2\}\} in item 0: got null/],
-		[['Berlin', 'noon', ''], /Template Parameter \{\{3\}\} in item 0: got "", expected a value: parameter 3 is empty/],
-		[['Berlin', { at: 'noon' }, 'x'], /Template Parameter \{\{2\}\} in item 0: got \{"at":"noon"\}, expected text/],
+		[['Berlin', null, 'Fire drill'], /Parameters \(Array\) in item 0: got null, expected text for the template's placeholder \{\{2\}\}/],
+		[['Berlin', 'noon', ''], /Parameters \(Array\) in item 0: got "", expected a value: parameter 3 is empty/],
+		[['Berlin', { at: 'noon' }, 'x'], /Parameters \(Array\) in item 0: got \{"at":"noon"\}, expected text for the template's placeholder \{\{2\}\}/],
 	])('refuses %j from an expression array and names the position', async (params, message) => {
 		await expectRejectedBeforeSending(
 			template({ parametersInput: 'array', templateParametersArray: '={{ $json.params }}' }),
@@ -139,11 +139,11 @@ describe('text, injected fields, media, location and custom', () => {
 	it('refuses an injected field without a name, and one listed twice', async () => {
 		await expectRejectedBeforeSending(
 			text({ injectedFields: { field: [{ name: 'a', value: '1' }, { name: '', value: '2' }] } }),
-			/Invalid Injected Field 2 Name in item 0/,
+			/Invalid Injected Fields 2 → Name in item 0/,
 		);
 		await expectRejectedBeforeSending(
 			text({ injectedFields: { field: [{ name: 'a', value: '1' }, { name: 'a', value: '2' }] } }),
-			/Invalid Injected Field 2 Name in item 0: got "a", expected each name once/,
+			/Invalid Injected Fields 2 → Name in item 0: got "a", expected each name once/,
 		);
 	});
 
@@ -207,7 +207,7 @@ describe('text, injected fields, media, location and custom', () => {
 				fallbackTemplateId: 'welcome_customer',
 				fallbackTemplateParameters: listedParameters(['']),
 			}),
-			/Invalid Fallback Template Parameter \{\{1\}\} in item 0: got "", expected a value: parameter 1 is empty/,
+			/Invalid Fallback Parameters → Parameter \{\{1\}\} in item 0: got "", expected a value: parameter 1 is empty/,
 		);
 		await expectRejectedBeforeSending(
 			text({ fallbackToTemplate: true, fallbackTemplateId: '={{ $json.template }}' }),

@@ -90,7 +90,7 @@ describe('Fallback to Template', () => {
 			requested_message_type: 'text',
 			template: { id: 'welcome_customer', parameters: ['Ada'] },
 		});
-		expect(out.fallback_reason).toMatch(/24-hour customer service window for \+14155550123 is closed, so the text message was not sent and template "welcome_customer" was sent instead/);
+		expect(out.fallback_reason).toMatch(/^Template "welcome_customer" was sent instead of the text message: the 24-hour customer service window for \+14155550123 is closed\./);
 		expect(out.text).toBeUndefined();
 		const stored = await ctx.sandbox.client.message(out.message_id as string);
 		expect(stored.message_type).toBe('template');

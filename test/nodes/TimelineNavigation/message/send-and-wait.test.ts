@@ -171,17 +171,17 @@ describe('the question', () => {
 
 		expect(execution.status()).toBe('error');
 		expect(execution.run().data.resultData.error!.message).toBe(
-			'Invalid Fallback Template Parameters in item 0: got ["order #1042","https://example.com"], expected {link} in one of the parameters: it is replaced by the answer link, and without the link nobody could answer',
+			'Invalid Fallback Parameters in item 0: got ["order #1042","https://example.com"], expected {link} in one of the parameters: it is replaced by the answer link, and without the link nobody could answer',
 		);
 		expect(await sentBodies()).toEqual([]);
 	});
 
 	it.each([
-		['an interval of 0', { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 0, resumeUnit: 'minutes' } } }, 'Invalid Limit Wait Time: Amount in item 0: got 0, expected a number above 0'],
+		['an interval of 0', { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 0, resumeUnit: 'minutes' } } }, 'Invalid Limit Wait Time → Amount in item 0: got 0, expected a number above 0'],
 		[
 			'a date in the past',
 			{ limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: '2020-01-01T00:00:00Z' } } },
-			'Invalid Limit Wait Time: Max Date and Time in item 0: got "2020-01-01T00:00:00Z", expected a time in the future: nobody could answer before it',
+			'Invalid Limit Wait Time → Max Date and Time in item 0: got "2020-01-01T00:00:00Z", expected a time in the future: nobody could answer before it',
 		],
 	])('refuses Limit Wait Time of %s before anything is sent', async (_what, options, message) => {
 		await sandbox.client.inbound(CUSTOMER, 'Hi');
@@ -413,8 +413,8 @@ describe('the answer', () => {
 
 	it.each([
 		['JSON that does not parse', { defineForm: 'json', jsonOutput: '[{"fieldLabel": ' }, 'Invalid Form Fields (JSON) in item 0'],
-		['two fields of the same name', { formFields: { values: [{ fieldLabel: 'A' }, { fieldLabel: 'A' }] } }, 'Invalid Form Element 2 Field Label in item 0: got "A", expected each field name once'],
-		['a dropdown without options', { formFields: { values: [{ fieldLabel: 'A', fieldType: 'dropdown', fieldOptions: { values: [] } }] } }, 'Invalid Form Element 1 Field Options in item 0'],
+		['two fields of the same name', { formFields: { values: [{ fieldLabel: 'A' }, { fieldLabel: 'A' }] } }, 'Invalid Form Elements 2 → Field Label in item 0: got "A", expected each field name once'],
+		['a dropdown without options', { formFields: { values: [{ fieldLabel: 'A', fieldType: 'dropdown', fieldOptions: { values: [] } }] } }, 'Invalid Form Elements 1 → Field Options in item 0'],
 		['no fields', { formFields: {} }, 'Invalid Form Elements in item 0: got [], expected at least one field for the person to fill in'],
 	])('custom form with %s fails before anything is sent', async (_what, parameters, message) => {
 		await sandbox.client.inbound(CUSTOMER, 'Hi');

@@ -6,6 +6,7 @@ import { SEND_AND_WAIT_OPERATION, type IDataObject } from 'n8n-workflow';
 import { CUSTOMER, useSandbox } from '../../../support/node-support';
 import { operationCase, requireEveryOperation, listedParameters } from '../../../support/operation-cases';
 import { escapeRegExp } from '../../../support/regexp';
+import { unshownLabels } from '../../../support/field-labels';
 
 const ctx = useSandbox();
 
@@ -101,8 +102,8 @@ const CASES: BadInput[] = [
 	{ op: 'Message → Send Text', what: 'an object as an injected field value', overrides: { injectedFieldsInput: 'json', injectedFieldsJson: '{"first_name":{"a":1}}' }, field: 'Injected Fields (JSON) "first_name"', shown: '{"a":1}', expected: /expected text, a number or a boolean/ },
 	{ op: 'Message → Send Text', what: 'extra fields overriding the recipient', overrides: { additionalFields: { extraBody: `{"to":"${CUSTOMER}"}` } }, field: 'Extra Body Fields (JSON)', shown: `{"to":"${CUSTOMER}"}`, expected: /remove "to"/ },
 	{ op: 'Message → Send Template', what: 'empty template ID', overrides: { templateId: '={{ "" }}' }, field: 'Template ID', shown: '""', expected: /expected the ID of an approved template/ },
-	{ op: 'Message → Send Template', what: 'an empty positional parameter', overrides: { templateParameters: listedParameters(['']) }, field: 'Template Parameter {{1}}', shown: '""', expected: /parameter 1 is empty/ },
-	{ op: 'Message → Send Template', what: 'a gap between listed parameters', overrides: { templateParameters: { placeholder1: { value: 'Ada' }, placeholder3: { value: 'noon' } } }, field: 'Template Parameter {{2}}', shown: 'nothing', expected: /\{\{3\}\} is given but \{\{2\}\} is not/ },
+	{ op: 'Message → Send Template', what: 'an empty positional parameter', overrides: { templateParameters: listedParameters(['']) }, field: 'Parameters → Parameter {{1}}', shown: '""', expected: /parameter 1 is empty/ },
+	{ op: 'Message → Send Template', what: 'a gap between listed parameters', overrides: { templateParameters: { placeholder1: { value: 'Ada' }, placeholder3: { value: 'noon' } } }, field: 'Parameters → Parameter {{2}}', shown: 'nothing', expected: /\{\{3\}\} is given but \{\{2\}\} is not/ },
 	{ op: 'Message → Send Template', what: 'parameters that are not a JSON array', overrides: { parametersInput: 'array', templateParametersArray: '{"a":1}' }, field: 'Parameters (Array)', shown: '"{"a":1}"', expected: /expected an array of parameter values/ },
 	{ op: 'Message → Send Media', what: 'a javascript: URL', overrides: { mediaUrl: 'javascript:alert(1)' }, field: 'Media URL', shown: '"javascript:alert(1)"', expected: /expected an http or https URL/ },
 	{ op: 'Message → Send Media', what: 'an ftp URL', overrides: { mediaUrl: 'ftp://example.com/a.jpg' }, field: 'Media URL', shown: '"ftp://example.com/a.jpg"', expected: /expected an http or https URL/ },
@@ -114,6 +115,11 @@ const CASES: BadInput[] = [
 	{ op: 'Message → Get Status', what: 'empty message ID', overrides: { messageId: '={{ "" }}' }, field: 'Message ID', shown: '""', expected: REQUIRED },
 	{ op: 'Message → Send and Wait for Response', what: 'a number without +', overrides: { to: '14155550123' }, field: 'To', shown: '"14155550123"', expected: E164 },
 	{ op: 'Message → Send and Wait for Response', what: 'an empty question', overrides: { message: '={{ "" }}' }, field: 'Message', shown: '""', expected: REQUIRED },
+	{ op: 'Message → Send and Wait for Response', what: 'a fallback template without {link}', overrides: { fallbackToTemplate: true, questionTemplateId: 'approval_request', questionTemplateParameters: listedParameters(['order #1']) }, field: 'Fallback Parameters', shown: '["order #1"]', expected: /expected \{link\} in one of the parameters/ },
+	{ op: 'Message → Send and Wait for Response', what: 'a wait of 0 minutes', overrides: { options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 0, resumeUnit: 'minutes' } } } }, field: 'Limit Wait Time → Amount', shown: '0', expected: /expected a number above 0/ },
+	{ op: 'Message → Send and Wait for Response', what: 'a form element without a label', overrides: { responseType: 'customForm', formFields: { values: [{ fieldLabel: 'Reason' }, { fieldLabel: ' ' }] } }, field: 'Form Elements 2 → Field Label', shown: '" "', expected: /expected a name/ },
+	{ op: 'Message → Send Text', what: 'an injected field without a name', overrides: { injectedFields: { field: [{ name: 'first_name', value: 'Ada' }, { name: '', value: 'x' }] } }, field: 'Injected Fields 2 → Name', shown: '""', expected: /expected the placeholder name/ },
+	{ op: 'Message → Send Text', what: 'an empty fallback parameter', overrides: { to: '+14155550199', fallbackToTemplate: true, fallbackTemplateId: 'order_update', fallbackTemplateParameters: listedParameters(['']) }, field: 'Fallback Parameters → Parameter {{1}}', shown: '""', expected: /parameter 1 is empty/ },
 ];
 
 // Every registered operation has at least one bad-input case, or this suite fails to load.
@@ -121,6 +127,17 @@ requireEveryOperation('The bad-input suite (test/nodes/TimelineNavigation/reliab
 
 
 describe('bad input fails before any request, naming the field, the value and the item', () => {
+	it('the label check refuses labels the editor does not show, such as earlier names of these fields', () => {
+		const sendAndWait = operationCase('Message → Send and Wait for Response');
+		expect(unshownLabels(sendAndWait, 'Fallback Template Parameters')).toEqual(['Fallback Template Parameters']);
+		expect(unshownLabels(sendAndWait, 'Limit Wait Time: Amount')).toEqual(['Limit Wait Time: Amount']);
+		expect(unshownLabels(sendAndWait, 'Limit Wait Time → Latitude')).toEqual(['Latitude']);
+		expect(unshownLabels(operationCase('Time → Travel'), 'Amount')).toEqual(['Amount']);
+	});
+
+	it.each(CASES.map((c) => [`${c.op}: ${c.what}`, c] as const))('%s: the error names the field as the editor labels it', (_name, c) => {
+		expect(unshownLabels(operationCase(c.op), c.field)).toEqual([]);
+	});
 
 	it.each(CASES.map((c) => [`${c.op}: ${c.what}`, c] as const))('%s', async (_name, c) => {
 		const op = operationCase(c.op);

@@ -31,7 +31,12 @@ async function requestsOf(op: OperationCase) {
 	return (await ctx.requests()).filter((request) => request.method === op.method && request.path.startsWith(op.path));
 }
 
-const TIMEOUT_MS = 150;
+/**
+ * The timeout set for the delay fault. Other faults keep the default (30 s): a timeout as short
+ * as this one could run out on a loaded machine before the fault arrives, and the test would then
+ * see a timeout instead of the fault it injected.
+ */
+const TIMEOUT_MS = 400;
 
 interface FaultCase {
 	name: string;
@@ -44,7 +49,7 @@ const FAULTS: FaultCase[] = [
 	{ name: 'HTTP 500', fault: { kind: 'status', status: 500 }, says: /the service answered HTTP 500: Injected fault/ },
 	{ name: 'HTTP 502', fault: { kind: 'status', status: 502 }, says: /the service answered HTTP 502: Injected fault/ },
 	{ name: 'HTTP 503 (even with Retry-After)', fault: { kind: 'status', status: 503, retryAfter: 0 }, says: /the service answered HTTP 503: Injected fault/ },
-	{ name: 'a delay past the timeout', fault: { kind: 'delay', delayMs: TIMEOUT_MS + 350 }, says: /no answer within the timeout/ },
+	{ name: 'a delay past the timeout', fault: { kind: 'delay', delayMs: TIMEOUT_MS + 600 }, says: /no answer within the timeout/ },
 	{ name: 'a dropped connection', fault: { kind: 'drop' }, says: /the connection was closed before an answer arrived/ },
 	{ name: 'a malformed JSON answer', fault: { kind: 'malformed' }, says: /the service answered with a body that is not valid JSON/ },
 ];
@@ -55,7 +60,8 @@ describe.each(FAULTS)('$name', ({ fault, says }) => {
 		'%s fails once, clearly, without a retry',
 		async (_label, op) => {
 			await ctx.sandbox.client.injectFault({ ...fault, method: op.method, pathPrefix: op.path });
-			const { ms, result } = await timed(() => ctx.runCase(op, { requestOptions: { timeout: TIMEOUT_MS } }));
+			const requestOptions = fault.kind === 'delay' ? { timeout: TIMEOUT_MS } : {};
+			const { ms, result } = await timed(() => ctx.runCase(op, { requestOptions }));
 
 			expect(result.output).toEqual([]);
 			const message = result.error?.message ?? '';
