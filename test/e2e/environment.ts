@@ -21,9 +21,6 @@ import {
 import { ARTIFACTS_DIR, N8N_2, ensureRuntime, runtimeById, type N8nRuntime } from '../../tools/n8n/runtime';
 import { SANDBOX_WEBHOOK_AUTH, byRole, sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 
-/** The default runtime's env file. */
-export const E2E_ENV_FILE = e2eFile(N8N_2, 'env', 'json');
-
 /** The env file (and n8n log) of one runtime; the default runtime keeps the plain names. */
 function e2eFile(runtime: N8nRuntime, base: string, ext: string): string {
 	const suffix = runtime === N8N_2 ? '' : `-${runtime.id}`;

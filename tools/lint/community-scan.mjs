@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const require = createRequire(import.meta.url);
-export const SCANNER_MODULE = require.resolve('@n8n/scan-community-package/scanner/scanner.mjs');
+const SCANNER_MODULE = require.resolve('@n8n/scan-community-package/scanner/scanner.mjs');
 
 /**
  * The scanner module. Importing it creates a temporary folder (for downloads) that it never

@@ -133,13 +133,8 @@ export function runtimeById(id: string): N8nRuntime {
 // The default runtime's paths, as the rest of the tooling has always imported them.
 export const NODE_VERSION = N8N_2.nodeVersion;
 export const N8N_VERSION = N8N_2.n8nVersion;
-export const NODE_DIR = N8N_2.nodeDir;
-export const NODE_PKG_DIR = N8N_2.nodePkgDir;
-export const NODE_BIN_DIR = N8N_2.nodeBinDir;
 export const NODE_BIN = N8N_2.nodeBin;
 export const N8N_DIR = N8N_2.n8nDir;
-export const N8N_PKG_DIR = N8N_2.n8nPkgDir;
-export const N8N_BIN = N8N_2.n8nBin;
 
 export type Log = (line: string) => void;
 
