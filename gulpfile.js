@@ -1,6 +1,6 @@
 // Copies the static files n8n loads next to the compiled nodes and credentials (SVG icons,
-// light and dark, and each node's codex JSON), and writes the published entry point.
-const { writeFileSync, readFileSync } = require('node:fs');
+// light and dark, and each node's codex JSON). Each package's entry point is written when the
+// build assembles it (tools/packages/assemble.ts).
 const { src, dest, series } = require('gulp');
 
 function copyIcons() {
@@ -13,13 +13,5 @@ function copyCodex() {
 	return src(['nodes/**/*.node.json'], { base: '.' }).pipe(dest('dist'));
 }
 
-// index.js (the checkout's entry point) requires ./dist/...; the published package holds
-// only dist, so its entry point is the same file with paths relative to dist.
-function writeEntryPoint(done) {
-	const source = readFileSync('index.js', 'utf8');
-	writeFileSync('dist/index.js', source.replaceAll("'./dist/", "'./"));
-	done();
-}
-
-exports['build:assets'] = series(copyIcons, copyCodex, writeEntryPoint);
+exports['build:assets'] = series(copyIcons, copyCodex);
 exports.default = exports['build:assets'];

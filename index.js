@@ -1,18 +1,13 @@
 'use strict';
-// Programmatic entry point: the built node and credential classes.
-// n8n itself loads them through the "n8n" attribute of package.json.
-module.exports = {
-	TimelineNavigation: require('./dist/nodes/TimelineNavigation/TimelineNavigation.node.js')
-		.TimelineNavigation,
-	ChatAppMessagingTrigger:
-		require('./dist/nodes/ChatAppMessagingTrigger/ChatAppMessagingTrigger.node.js')
-			.ChatAppMessagingTrigger,
-	TimelineNavigationApi: require('./dist/credentials/TimelineNavigationApi.credentials.js')
-		.TimelineNavigationApi,
-	ChatAppMessagingApi: require('./dist/credentials/ChatAppMessagingApi.credentials.js')
-		.ChatAppMessagingApi,
-	ChatAppWebhookBasicAuthApi: require('./dist/credentials/ChatAppWebhookBasicAuthApi.credentials.js')
-		.ChatAppWebhookBasicAuthApi,
-	ChatAppWebhookHeaderAuthApi: require('./dist/credentials/ChatAppWebhookHeaderAuthApi.credentials.js')
-		.ChatAppWebhookHeaderAuthApi,
-};
+// The checkout's entry point (after `npm run build`): the combined package's node and credential
+// classes from dist/, as package.json lists them for n8n. Each published package has its own
+// dist/index.js, written by the build (tools/packages/assemble.ts).
+const { basename } = require('node:path');
+const { n8n } = require('./package.json');
+
+module.exports = Object.fromEntries(
+	[...n8n.nodes, ...n8n.credentials].map((file) => {
+		const className = basename(file).split('.')[0];
+		return [className, require(`./${file}`)[className]];
+	}),
+);

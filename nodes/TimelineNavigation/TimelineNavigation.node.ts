@@ -8,13 +8,14 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { actionNodeParts } from './actions/node.description';
+import { RESOURCES } from './actions/registry';
 import { route } from './actions/router';
 import { searchTimelines } from './methods/listSearch';
 import { SEND_AND_WAIT_TOOLTIP, SEND_AND_WAIT_WEBHOOKS } from './sendAndWait/description';
 import { sendAndWaitWebhook } from './sendAndWait/webhook';
 
 /** Every operation of both services. */
-const parts = actionNodeParts(['timeline', 'messaging'], 'time');
+const parts = actionNodeParts(RESOURCES, 'time');
 
 export class TimelineNavigation implements INodeType {
 	description: INodeTypeDescription = {

@@ -127,13 +127,17 @@ export function serviceFailure(context: NodeContext, failure: ServiceFailure): S
 	});
 }
 
-/** A resource or operation value this node does not offer (a workflow from another package or version). */
-export function unsupportedOperation(context: NodeContext, resource: unknown, operation: unknown): NodeOperationError {
-	return new NodeOperationError(
-		context.getNode(),
-		`The operation ${showValue(operation)} of the resource ${showValue(resource)} is not supported by this node`,
-		{ description: 'Choose the Resource and the Operation again in the node; nothing was sent.' },
-	);
+/**
+ * A resource or operation this node does not offer: a workflow made with another node (such as
+ * the combined package's, which offers both services) or another version. `offered` names the
+ * node's resources. n8n drops the operation of a resource the node does not offer, so it may be
+ * missing.
+ */
+export function unsupportedOperation(context: NodeContext, resource: unknown, operation: unknown, offered: string[]): NodeOperationError {
+	const what = operation === undefined || operation === '' ? `the resource ${showValue(resource)}` : `the operation ${showValue(operation)} of the resource ${showValue(resource)}`;
+	return new NodeOperationError(context.getNode(), `This node does not offer ${what}`, {
+		description: `It offers ${offered.join(', ')}. Choose the Resource and the Operation again in the node (a workflow made with another node of these services keeps that node's choices). Nothing was sent.`,
+	});
 }
 
 /** A feature the running n8n lacks: `why` says what would go wrong without it. */

@@ -1,9 +1,9 @@
 /**
  * n8n's own gate before it verifies a community package, @n8n/scan-community-package, on what
- * this project publishes: its source leg (package.json, nodes/, credentials/) and its tarball
- * leg (the packed JS and package.json), through tools/lint/scan-package.mjs as `npm run lint`
- * runs it. Each leg passes on the real package and fails on a copy with one planted
- * violation, so a scanner that scanned nothing could not pass here.
+ * this project publishes: its source leg (package.json, nodes/, credentials/) and the tarball leg
+ * of each of the three packages (the packed JS and package.json), through
+ * tools/lint/scan-package.mjs as `npm run lint` runs it. Each leg passes on the real packages and
+ * fails on a copy with one planted violation, so a scanner that scanned nothing could not pass.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { packPackage } from '../../tools/n8n/instance';
+import { PACKAGES } from '../../tools/packages/packages';
 import { PROJECT_ROOT } from '../../tools/n8n/runtime';
 import { repack } from '../../tools/n8n/tarball';
 
@@ -21,6 +22,7 @@ const SCAN = path.join(PROJECT_ROOT, 'tools', 'lint', 'scan-package.mjs');
 const PLANTED = '\nexport const leaked = () => process.env.HOME;\n';
 
 let scratch: string;
+/** The combined package, which the planted copies start from. */
 let tarball: string;
 
 function scan(args: string[]): { code: number | null; output: string } {
@@ -36,14 +38,17 @@ beforeAll(() => {
 	tarball = packPackage(scratch);
 });
 
+const passedLine = (file: string) => new RegExp(`tarball leg \\(${file.replace(/\./g, '\\.')}\\): passed`);
+
 afterAll(() => {
 	if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
 describe("n8n's community-package scanner", () => {
-	test('tarball leg: the packed package passes', () => {
-		const result = scan([tarball]);
-		expect(result.output).toContain('tarball leg: passed');
+	test.each(PACKAGES.map((definition) => definition.name))('tarball leg: %s, packed, passes', (name) => {
+		const packed = packPackage(scratch, PROJECT_ROOT, name);
+		const result = scan([packed]);
+		expect(result.output).toMatch(passedLine(path.basename(packed)));
 		expect(result.code).toBe(0);
 	});
 
@@ -54,7 +59,7 @@ describe("n8n's community-package scanner", () => {
 		});
 		const result = scan([broken]);
 		expect(result.code).toBe(1);
-		expect(result.output).toContain('tarball leg: FAILED');
+		expect(result.output).toMatch(/tarball leg \(broken-js\.tgz\): FAILED/);
 		expect(result.output).toContain('no-restricted-globals');
 		expect(result.output).toContain('TimelineNavigation.node.js');
 	});
@@ -66,7 +71,7 @@ describe("n8n's community-package scanner", () => {
 		});
 		const result = scan([extra]);
 		expect(result.code).toBe(1);
-		expect(result.output).toContain('tarball leg: passed');
+		expect(result.output).toMatch(passedLine('extra-file.tgz'));
 		expect(result.output).toContain('files outside dist/: src/notes.ts');
 	});
 

@@ -30,10 +30,12 @@ const versions = released.flatMap((description) =>
 	),
 );
 
-it('has the released descriptions of both nodes at every version 0.1.0 shipped', () => {
+it('has the released descriptions of every node at every version 0.1.0 shipped', () => {
 	expect(versions.filter(([release]) => release === '0.1.0').map(([, type, version]) => `${type}@${version}`)).toEqual([
 		'n8n-nodes-timeline-navigation.timelineNavigation@1',
 		'n8n-nodes-timeline-navigation.chatAppMessagingTrigger@1.1',
+		'n8n-nodes-chat-app-messaging.chatAppMessaging@1',
+		'n8n-nodes-timeline-navigation-service.timelineNavigationService@1',
 	]);
 });
 

@@ -1,72 +1,80 @@
-// The built package as n8n loads an installed community package: through n8n's own
+// The three built packages as n8n loads an installed community package: each folder the build
+// assembles in dist-packages/ (what is packed and published) through n8n's own
 // PackageDirectoryLoader, which reads the `n8n` attribute of package.json, the codex files and
-// the icon paths. The one test of dist/ (the in-process suites run the source): it needs
+// the icon paths. The tests of dist/ (the in-process suites run the source): they need
 // `npm run build`, which `npm test` runs first.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { PackageDirectoryLoader } from 'n8n-core';
-import { NodeHelpers, type IAuthenticateGeneric, type ICredentialType } from 'n8n-workflow';
-import { PROJECT_ROOT, readPackageJson } from '../support/harness';
+import { NodeHelpers, type IAuthenticateGeneric, type ICredentialType, type INodeTypeDescription } from 'n8n-workflow';
+import { CHAT_APP_MESSAGING, COMBINED, PACKAGES, TIMELINE_NAVIGATION, packageDir, type PackageDefinition } from '../../tools/packages/packages';
+import { PROJECT_ROOT } from '../support/harness';
 
-const listed = readPackageJson().n8n;
-let loader: PackageDirectoryLoader;
+const loaders = new Map<string, PackageDirectoryLoader>();
 
 beforeAll(async () => {
-	const unbuilt = [...listed.nodes, ...listed.credentials].filter((path) => !existsSync(join(PROJECT_ROOT, path)));
-	if (unbuilt.length > 0) throw new Error(`${unbuilt.join(', ')} listed in package.json but missing: run \`npm run build\` first.`);
-	loader = new PackageDirectoryLoader(PROJECT_ROOT);
-	await loader.loadAll();
+	for (const definition of PACKAGES) {
+		const dir = packageDir(definition);
+		if (!existsSync(join(dir, 'package.json'))) throw new Error(`${relative(PROJECT_ROOT, dir)} is missing: run \`npm run build\` first.`);
+		const loader = new PackageDirectoryLoader(dir);
+		await loader.loadAll();
+		loaders.set(definition.name, loader);
+	}
 });
 
 interface IconHolder {
 	iconUrl?: string | { light: string; dark: string };
 }
 
+/** Every file under `dir`, relative to it. */
+function filesIn(dir: string, base = dir): string[] {
+	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+		entry.isDirectory() ? filesIn(join(dir, entry.name), base) : [relative(base, join(dir, entry.name))],
+	);
+}
+
 /** The icon files the loader points at: it rewrites `file:` icons to `icons/<package>/<path>`. */
-function iconFiles(holder: IconHolder): string[] {
+function expectIconsBuilt(definition: PackageDefinition, holder: IconHolder): void {
 	const urls = typeof holder.iconUrl === 'string' ? [holder.iconUrl] : Object.values(holder.iconUrl ?? {});
-	return urls.map((url) => url.replace(/^icons\/[^/]+\//, ''));
-}
-
-function expectIconsBuilt(holder: IconHolder): void {
-	const files = iconFiles(holder);
+	const files = urls.map((url) => url.replace(/^icons\/[^/]+\//, ''));
 	expect(files.length).toBeGreaterThan(0);
-	expect(files.filter((file) => !existsSync(join(PROJECT_ROOT, file)))).toEqual([]);
+	expect(files.filter((file) => !existsSync(join(packageDir(definition), file)))).toEqual([]);
 }
 
-describe('the built package, loaded the way n8n loads a community package', () => {
-	it('loads both nodes under the package name, with codex and icons', async () => {
-		expect(loader.packageName).toBe('n8n-nodes-timeline-navigation');
-		expect(Object.keys(loader.nodeTypes).map((name) => `${loader.packageName}.${name}`).sort()).toEqual([
-			'n8n-nodes-timeline-navigation.chatAppMessagingTrigger',
-			'n8n-nodes-timeline-navigation.timelineNavigation',
-		]);
-		expect(Object.keys(loader.nodeTypes)).toHaveLength(listed.nodes.length);
-		for (const { type } of Object.values(loader.nodeTypes)) {
-			const description = NodeHelpers.getVersionedNodeType(type).description;
+const descriptionOf = (definition: PackageDefinition, node: string): INodeTypeDescription =>
+	NodeHelpers.getVersionedNodeType(loaders.get(definition.name)!.nodeTypes[node].type).description;
+
+/** What each package holds, as a user sees it in n8n: node types and credential types. */
+const EXPECTED = [
+	[COMBINED, ['chatAppMessagingTrigger', 'timelineNavigation'], ['chatAppMessagingApi', 'chatAppWebhookBasicAuthApi', 'chatAppWebhookHeaderAuthApi', 'timelineNavigationApi']],
+	[CHAT_APP_MESSAGING, ['chatAppMessaging', 'chatAppMessagingTrigger'], ['chatAppMessagingApi', 'chatAppWebhookBasicAuthApi', 'chatAppWebhookHeaderAuthApi']],
+	[TIMELINE_NAVIGATION, ['timelineNavigationService'], ['timelineNavigationApi']],
+] as const;
+
+describe.each(EXPECTED)('the built package %#, loaded the way n8n loads a community package', (definition, nodes, credentials) => {
+	it(`${definition.name} loads its nodes under its name, with codex and icons`, () => {
+		const loader = loaders.get(definition.name)!;
+		expect(loader.packageName).toBe(definition.name);
+		expect(Object.keys(loader.nodeTypes).sort()).toEqual([...nodes]);
+		for (const node of nodes) {
+			const description = descriptionOf(definition, node);
 			expect(description.codex?.categories?.length).toBeGreaterThan(0);
-			expectIconsBuilt(description as unknown as IconHolder);
+			expectIconsBuilt(definition, description as unknown as IconHolder);
 		}
-		const action = NodeHelpers.getVersionedNodeType(loader.nodeTypes.timelineNavigation.type).description;
-		expect(action.usableAsTool).toBe(true);
-		expect(action.codex?.alias).toEqual(expect.arrayContaining(['time travel', 'chat']));
-		const trigger = NodeHelpers.getVersionedNodeType(loader.nodeTypes.chatAppMessagingTrigger.type).description;
-		expect(trigger.usableAsTool).toBeFalsy();
-		expect(trigger.inputs).toEqual([]);
-		expect(trigger.codex?.alias).toEqual(expect.arrayContaining(['chat', 'messaging', 'webhook']));
 	});
 
-	it('loads both credentials, each sending the key as a bearer header', async () => {
-		expect(Object.keys(loader.credentialTypes)).toHaveLength(listed.credentials.length);
-		for (const { type } of Object.values(loader.credentialTypes)) expectIconsBuilt(type as unknown as IconHolder);
-		for (const name of ['timelineNavigationApi', 'chatAppMessagingApi']) {
-			const type: ICredentialType | undefined = loader.credentialTypes[name]?.type;
-			expect(type?.test).toBeDefined();
-			const secret = type!.properties.find((property) => property.typeOptions?.password);
+	it(`${definition.name} loads its credentials, each with an icon; the service keys go as a bearer header`, async () => {
+		const loader = loaders.get(definition.name)!;
+		expect(Object.keys(loader.credentialTypes).sort()).toEqual([...credentials]);
+		for (const { type } of Object.values(loader.credentialTypes)) expectIconsBuilt(definition, type as unknown as IconHolder);
+		for (const name of credentials.filter((credential) => !credential.startsWith('chatAppWebhook'))) {
+			const type: ICredentialType = loader.credentialTypes[name].type;
+			expect(type.test).toBeDefined();
+			const secret = type.properties.find((property) => property.typeOptions?.password);
 			expect(secret).toBeDefined();
 			// A function (no expression for n8n to evaluate per request) that keeps the request's own headers.
-			expect(typeof type?.authenticate).toBe('function');
-			const authenticate = type!.authenticate as Exclude<ICredentialType['authenticate'], IAuthenticateGeneric | undefined>;
+			expect(typeof type.authenticate).toBe('function');
+			const authenticate = type.authenticate as Exclude<ICredentialType['authenticate'], IAuthenticateGeneric | undefined>;
 			const request = { url: 'https://api.example/v1/x', headers: { Accept: 'application/json' } };
 			await expect(authenticate({ baseUrl: 'https://api.example', [secret!.name]: 'key-123' }, request)).resolves.toEqual({
 				...request,
@@ -75,23 +83,56 @@ describe('the built package, loaded the way n8n loads a community package', () =
 		}
 	});
 
-	it.each(['index.js', 'dist/index.js'])('exports the built classes from %s for programmatic use', async (entry) => {
-		const exported = await import(join(PROJECT_ROOT, entry));
-		expect(Object.keys(exported).filter((key) => key !== 'default').sort()).toEqual([
-			'ChatAppMessagingApi',
-			'ChatAppMessagingTrigger',
-			'ChatAppWebhookBasicAuthApi',
-			'ChatAppWebhookHeaderAuthApi',
-			'TimelineNavigation',
-			'TimelineNavigationApi',
-		]);
-		expect(new exported.TimelineNavigation().description.name).toBe('timelineNavigation');
+	it(`${definition.name} exports its classes from dist/index.js for programmatic use`, async () => {
+		const exported = await import(join(packageDir(definition), 'dist', 'index.js'));
+		const classes = [...definition.n8n.nodes, ...definition.n8n.credentials].map((file) => file.split('/').pop()!.split('.')[0]);
+		expect(Object.keys(exported).filter((key) => key !== 'default').sort()).toEqual(classes.sort());
 	});
 
-	it('has no runtime dependencies and n8n-workflow as its only peer', () => {
-		const packageJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8'));
+	it(`${definition.name} has no runtime dependencies, n8n-workflow as its only peer, MIT, and the community-package keyword`, () => {
+		const packageJson = JSON.parse(readFileSync(join(packageDir(definition), 'package.json'), 'utf8'));
 		expect(packageJson.dependencies ?? {}).toEqual({});
 		expect(packageJson.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+		expect(packageJson.license).toBe('MIT');
+		expect(packageJson.keywords).toContain('n8n-community-node-package');
 		expect(packageJson.files).toEqual(['dist']);
+		expect(packageJson.scripts).toBeUndefined();
+		expect(packageJson.version).toBe(JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).version);
+	});
+});
+
+it("index.js, the checkout's entry point, exports the combined package's classes from dist/", async () => {
+	const exported = await import(join(PROJECT_ROOT, 'index.js'));
+	const published = await import(join(packageDir(COMBINED), 'dist', 'index.js'));
+	const classes = (module: object) => Object.keys(module).filter((key) => key !== 'default').sort();
+	expect(classes(exported)).toEqual(classes(published));
+	expect(new exported.TimelineNavigation().description.name).toBe('timelineNavigation');
+});
+
+describe('each edition holds one service', () => {
+	const holds = (definition: PackageDefinition, part: string) => filesIn(packageDir(definition)).some((file) => file.includes(part));
+
+	it('the Chat-App Messaging package holds no timeline operation, credential or picker', () => {
+		for (const part of ['actions/time/', 'actions/timeline/', 'actions/anchor/', 'actions/event/', 'actions/item/', 'TimelineNavigationApi', 'methods/listSearch']) {
+			expect({ part, held: holds(CHAT_APP_MESSAGING, part) }).toEqual({ part, held: false });
+		}
+		expect(descriptionOf(CHAT_APP_MESSAGING, 'chatAppMessaging').credentials?.map((credential) => credential.name)).toEqual(['chatAppMessagingApi']);
+	});
+
+	it('the Timeline Navigation package holds no message operation, Send and Wait, trigger or messaging credential', () => {
+		for (const part of ['actions/message/', 'sendAndWait/', 'messaging/', 'ChatAppMessagingTrigger', 'ChatAppMessagingApi', 'ChatAppWebhook']) {
+			expect({ part, held: holds(TIMELINE_NAVIGATION, part) }).toEqual({ part, held: false });
+		}
+		const description = descriptionOf(TIMELINE_NAVIGATION, 'timelineNavigationService');
+		expect(description.credentials?.map((credential) => credential.name)).toEqual(['timelineNavigationApi']);
+		expect(description.webhooks ?? []).toEqual([]);
+	});
+
+	it('offers each service’s resources in its edition, and every resource in the combined package', () => {
+		const resources = (definition: PackageDefinition, node: string) =>
+			(descriptionOf(definition, node).properties.find((property) => property.name === 'resource')?.options ?? []).map((option) => (option as { value: string }).value);
+		expect(resources(CHAT_APP_MESSAGING, 'chatAppMessaging')).toEqual(['message']);
+		expect(resources(TIMELINE_NAVIGATION, 'timelineNavigationService')).toEqual(['anchor', 'event', 'item', 'time', 'timeline']);
+		expect(resources(COMBINED, 'timelineNavigation')).toEqual(['anchor', 'event', 'item', 'message', 'time', 'timeline']);
 	});
 });

@@ -16,8 +16,18 @@ import {
 } from '../nodes/TimelineNavigation/description/views';
 import { getPackage, TRIGGER_NODE_TYPE } from './harness';
 import { NODE_TYPE } from './node-support';
+import { CHAT_APP_MESSAGING, TIMELINE_NAVIGATION } from '../../tools/packages/packages';
 
-export const RELEASED_NODE_TYPES = [NODE_TYPE, TRIGGER_NODE_TYPE] as const;
+/**
+ * The node types a release ships: the combined package's two, and each edition's action node
+ * (an edition's trigger is the combined package's trigger class under another package name).
+ */
+const RELEASED_NODE_TYPES = [
+	NODE_TYPE,
+	TRIGGER_NODE_TYPE,
+	`${CHAT_APP_MESSAGING.name}.chatAppMessaging`,
+	`${TIMELINE_NAVIGATION.name}.timelineNavigationService`,
+] as const;
 
 export interface ReleasedDescriptions {
 	release: string;

@@ -1,13 +1,14 @@
-// The gate n8n runs before it verifies a community package, on this package, with no network:
-// @n8n/scan-community-package's analyzePackage on the source and on the packed tarball (see
-// community-scan.mjs), plus one check the scanner lacks: the tarball holds only what users
-// need (dist/, package.json, README.md, LICENSE) and does hold the built nodes.
+// The gate n8n runs before it verifies a community package, on each package this project
+// builds, with no network: @n8n/scan-community-package's analyzePackage on the source and on
+// each packed tarball (see community-scan.mjs), plus one check the scanner lacks: a tarball
+// holds only what users need (dist/, package.json, README.md, LICENSE) and does hold the built
+// nodes.
 //
-//   node tools/lint/scan-package.mjs                 pack the project (after `npm run build`), scan both legs
+//   node tools/lint/scan-package.mjs                 pack each package of dist-packages/ (after `npm run build`), scan the source and each tarball
 //   node tools/lint/scan-package.mjs <file.tgz>      scan a tarball packed elsewhere (tarball leg only)
 //   node tools/lint/scan-package.mjs --source <dir>  scan a source folder (source leg only)
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadScanner, scanLeg } from './community-scan.mjs';
@@ -20,22 +21,19 @@ const workDir = mkdtempSync(join(tmpdir(), 'scan-package-'));
 const { scanner, dispose } = await loadScanner();
 const problems = [];
 
-function report(leg) {
-	console.log(`scan-package: n8n scanner, ${leg.leg} leg: ${leg.passed ? 'passed' : 'FAILED'}`);
+function report(leg, what = '') {
+	console.log(`scan-package: n8n scanner, ${leg.leg} leg${what ? ` (${what})` : ''}: ${leg.passed ? 'passed' : 'FAILED'}`);
 	if (!leg.passed) problems.push(`${leg.leg} leg: ${leg.message}\n${leg.details ?? ''}`);
 }
 
-/** The project packed (or the given tarball): its contents, then the scanner's legs. */
-async function scanTarball() {
-	let tarball = givenTarball;
-	if (!tarball) {
-		const packOutput = execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], {
-			cwd: root,
-			encoding: 'utf8',
-		});
-		tarball = join(workDir, JSON.parse(packOutput)[0].filename);
-	}
+/** A package folder packed as npm packs it. */
+function pack(folder) {
+	const packOutput = execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], { cwd: folder, encoding: 'utf8' });
+	return join(workDir, JSON.parse(packOutput)[0].filename);
+}
 
+/** A tarball's contents, then the scanner's tarball leg. */
+async function scanTarball(tarball) {
 	const files = tarballFiles(tarball);
 	const unexpected = files.filter((path) => !/^(dist\/|package\.json$|README\.md$|LICENSE$)/.test(path));
 	if (unexpected.length > 0) problems.push(`the tarball holds files outside dist/: ${unexpected.join(', ')}`);
@@ -43,11 +41,19 @@ async function scanTarball() {
 		problems.push('the tarball holds no dist/nodes: run `npm run build` first');
 	}
 
-	const extracted = join(workDir, 'package');
-	execFileSync('tar', ['-xzf', tarball, '-C', workDir]);
-	if (!givenTarball) report(await scanLeg(scanner, 'source', root));
-	report(await scanLeg(scanner, 'tarball', extracted));
-	console.log(`scan-package: ${files.length} files in ${tarball.split('/').pop()}, ${problems.length} problems`);
+	const extractTo = mkdtempSync(join(workDir, 'extract-'));
+	execFileSync('tar', ['-xzf', tarball, '-C', extractTo]);
+	report(await scanLeg(scanner, 'tarball', join(extractTo, 'package')), tarball.split('/').pop());
+	console.log(`scan-package: ${files.length} files in ${tarball.split('/').pop()}, ${problems.length} problems so far`);
+}
+
+/** The source, then every package dist-packages/ holds. */
+async function scanProject() {
+	report(await scanLeg(scanner, 'source', root));
+	const packagesDir = join(root, 'dist-packages');
+	const folders = existsSync(packagesDir) ? readdirSync(packagesDir).map((name) => join(packagesDir, name)) : [];
+	if (folders.length === 0) problems.push('dist-packages/ holds no package: run `npm run build` first');
+	for (const folder of folders) await scanTarball(pack(folder));
 }
 
 /** What `tar -tzf` lists, without the `package/` prefix npm puts before every path. */
@@ -59,11 +65,9 @@ function tarballFiles(tarball) {
 }
 
 try {
-	if (givenSource) {
-		report(await scanLeg(scanner, 'source', givenSource));
-	} else {
-		await scanTarball();
-	}
+	if (givenSource) report(await scanLeg(scanner, 'source', givenSource));
+	else if (givenTarball) await scanTarball(givenTarball);
+	else await scanProject();
 } finally {
 	rmSync(workDir, { recursive: true, force: true });
 	dispose();

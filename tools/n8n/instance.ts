@@ -303,14 +303,18 @@ function killLeftover(userFolder: string, log: Log): boolean {
 	return true;
 }
 
-/** Packs the built project (or another checkout of it, `root`) into `destDir`; returns the tarball path. */
-export function packPackage(destDir: string, root = PROJECT_ROOT): string {
-	if (!fs.existsSync(path.join(root, 'dist'))) {
-		throw new Error('dist/ is missing: run `npm run build` first');
+/**
+ * Packs one of the packages the build assembled (the combined one by default) of this project, or
+ * of another checkout of it (`root`), into `destDir`; returns the tarball path.
+ */
+export function packPackage(destDir: string, root = PROJECT_ROOT, name = PACKAGE_NAME): string {
+	const folder = path.join(root, 'dist-packages', name);
+	if (!fs.existsSync(path.join(folder, 'package.json'))) {
+		throw new Error(`${path.relative(root, folder)} is missing: run \`npm run build\` first`);
 	}
 	fs.mkdirSync(destDir, { recursive: true });
 	const res = spawnSync('npm', ['pack', '--json', '--pack-destination', destDir, '--loglevel=error'], {
-		cwd: root,
+		cwd: folder,
 		encoding: 'utf8',
 		env: runtimeEnvForProjectNpm(),
 	});

@@ -1,13 +1,11 @@
-// What an action node of the package shows and runs, assembled from the registry for the
-// services it covers: a Resource choice, one Operation choice per resource, each operation's own
+// What an action node of the package shows and runs, assembled from the resources it offers: a Resource choice, one Operation choice per resource, each operation's own
 // fields shown only for it, the Request Options shown for all, the credential of each service,
 // the canvas subtitle, and the operations its router accepts.
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 import { shownOnlyWhen } from '../helpers/display';
 import { requestOptionsField } from '../helpers/requestOptions';
 import { SERVICES, type Service } from '../transport/services';
-import { registeredOperations, resourcesOf, type RegisteredOperation } from './registry';
-import { operationOption, type ResourceDefinition } from './types';
+import { operationOption, registeredOperations, type RegisteredOperation, type ResourceDefinition } from './types';
 
 export interface ActionNodeParts {
 	properties: INodeProperties[];
@@ -77,9 +75,9 @@ function subtitleOf(operations: RegisteredOperation[]): string {
 	return `={{ (${JSON.stringify(subtitles)})[$parameter["resource"] + "." + $parameter["operation"]] }}`;
 }
 
-/** An action node for `services`; new nodes open on `defaultResource`. */
-export function actionNodeParts(services: Service[], defaultResource: string): ActionNodeParts {
-	const resources = resourcesOf(services);
+/** An action node offering `resources` (in the editor's order); new nodes open on `defaultResource`. */
+export function actionNodeParts(resources: ResourceDefinition[], defaultResource: string): ActionNodeParts {
+	const services = [...new Set(resources.map((resource) => resource.service))];
 	const operations = registeredOperations(resources);
 	return {
 		properties: [

@@ -1,49 +1,18 @@
-// Every resource and operation of the package, in one list. The action nodes' fields, their
+// Every resource and operation of the package, by service. The action nodes' fields, their
 // resource and operation choices and credentials, each operation's label in errors and the
 // tests' tables are all derived from here: adding an operation is one module plus one line in
-// its resource. A node of one service takes the resources of that service (`resourcesOf`).
-import type { Service } from '../transport/services';
-import { anchorResource } from './anchor/anchor.resource';
-import { eventResource } from './event/event.resource';
-import { itemResource } from './item/item.resource';
-import { messageResource } from './message/message.resource';
-import { timeResource } from './time/time.resource';
-import { timelineResource } from './timeline/timeline.resource';
-import type { OperationDefinition, ResourceDefinition } from './types';
+// its resource. A node of one service imports only its service's list, so a package of one
+// service holds only that service's operations.
+import { MESSAGING_RESOURCES } from './messaging.resources';
+import { TIMELINE_RESOURCES } from './timeline.resources';
+import { registeredOperations, type RegisteredOperation, type ResourceDefinition } from './types';
 
-/** Listed in the editor in this order (alphabetical, as n8n lists resources). */
-export const RESOURCES: ResourceDefinition[] = [
-	anchorResource,
-	eventResource,
-	itemResource,
-	messageResource,
-	timeResource,
-	timelineResource,
-];
+/** Every resource, in the editor's order (alphabetical, as n8n lists resources). */
+export const RESOURCES: ResourceDefinition[] = [...TIMELINE_RESOURCES, ...MESSAGING_RESOURCES].sort((a, b) =>
+	a.name.localeCompare(b.name),
+);
 
-/** The resources of the given services, in the editor's order. */
-export function resourcesOf(services: Service[]): ResourceDefinition[] {
-	return RESOURCES.filter((resource) => services.includes(resource.service));
-}
-
-export interface RegisteredOperation {
-	/** `resource.operation`, as the tests' tables are keyed: "time.travel". */
-	key: string;
-	resource: ResourceDefinition;
-	operation: OperationDefinition;
-	/** As the editor names it, and as every error of the operation starts: "Time → Travel". */
-	label: string;
-}
-
-export function registeredOperations(resources: ResourceDefinition[]): RegisteredOperation[] {
-	return resources.flatMap((resource) =>
-		resource.operations.map((operation) => ({
-			key: `${resource.value}.${operation.value}`,
-			resource,
-			operation,
-			label: `${resource.name} → ${operation.name}`,
-		})),
-	);
-}
-
+/** Every operation of the package, as the tests' tables iterate them. */
 export const OPERATIONS: RegisteredOperation[] = registeredOperations(RESOURCES);
+
+export type { RegisteredOperation };

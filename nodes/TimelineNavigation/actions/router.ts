@@ -3,7 +3,7 @@ import { asNodeError, unsupportedOperation } from '../errors';
 import { nodeParameter } from '../helpers/parameters';
 import { readConcurrency, readRequestSettings } from '../helpers/requestOptions';
 import type { CallContext } from '../transport/request';
-import type { RegisteredOperation } from './registry';
+import type { RegisteredOperation } from './types';
 
 /** With "Continue On Fail", what a failed item becomes: an output item holding the error. */
 function continueOnFailItem(error: Error & { description?: string | null }, itemIndex: number): INodeExecutionData {
@@ -21,9 +21,13 @@ function continueOnFailItem(error: Error & { description?: string | null }, item
  */
 export async function route(this: IExecuteFunctions, operations: RegisteredOperation[]): Promise<INodeExecutionData[][]> {
 	const resource = nodeParameter(this, 'resource', 0);
-	const operation = nodeParameter(this, 'operation', 0);
+	// n8n drops the operation of a resource the node does not offer: read it as '' then.
+	const operation = nodeParameter(this, 'operation', 0, '');
 	const registered = operations.find((entry) => entry.resource.value === resource && entry.operation.value === operation);
-	if (!registered) throw unsupportedOperation(this, resource, operation);
+	if (!registered) {
+		const offered = [...new Set(operations.map((entry) => entry.resource.name))];
+		throw unsupportedOperation(this, resource, operation, offered);
+	}
 	const { label, operation: definition } = registered;
 	const service = registered.resource.service;
 	const callFor = (itemIndex: number): CallContext => ({ itemIndex, label, service, settings: readRequestSettings(this, itemIndex) });

@@ -59,3 +59,24 @@ export const operationOption = (operation: OperationDefinition): INodePropertyOp
 	action: operation.action,
 	description: operation.description,
 });
+
+export interface RegisteredOperation {
+	/** `resource.operation`, as the tests' tables are keyed: "time.travel". */
+	key: string;
+	resource: ResourceDefinition;
+	operation: OperationDefinition;
+	/** As the editor names it, and as every error of the operation starts: "Time → Travel". */
+	label: string;
+}
+
+/** Each operation of `resources` with its key and label. */
+export function registeredOperations(resources: ResourceDefinition[]): RegisteredOperation[] {
+	return resources.flatMap((resource) =>
+		resource.operations.map((operation) => ({
+			key: `${resource.value}.${operation.value}`,
+			resource,
+			operation,
+			label: `${resource.name} → ${operation.name}`,
+		})),
+	);
+}

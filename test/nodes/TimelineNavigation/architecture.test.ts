@@ -18,7 +18,7 @@ const LAYERS: Array<[RegExp, number, string]> = [
 	[/^actions\/(registry|router|node\.description)\.ts$/, 5, 'node assembly'],
 	[/^actions\//, 4, 'operations'],
 	[/^methods\//, 5, 'node assembly'],
-	[/^TimelineNavigation\.node\.ts$/, 6, 'node class'],
+	[/^TimelineNavigation\.node\.ts$|^editions\//, 6, 'node class'],
 ];
 
 function layerOf(file: string): { level: number; name: string } {

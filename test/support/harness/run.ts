@@ -23,6 +23,7 @@ import {
 	type IWorkflowBase,
 } from 'n8n-workflow';
 import { HarnessCredentialsHelper, type StoredCredential } from './credentials';
+import { EDITIONS } from '../../../tools/packages/packages';
 import { loadSourcePackage, type LoadedPackage } from './sourcePackage';
 import { registerFixtureNodes, INPUT_NODE_TYPE } from './fixtures';
 import { buildAdditionalDataForTests } from './additionalData';
@@ -54,9 +55,9 @@ export interface RunResult {
 
 let loaded: Promise<LoadedPackage> | undefined;
 
-/** The package's source classes (see sourcePackage.ts), loaded once per test file. */
+/** The packages' source classes (see sourcePackage.ts), loaded once per test file. */
 export function getPackage(): Promise<LoadedPackage> {
-	loaded ??= loadSourcePackage().then((pkg) => {
+	loaded ??= loadSourcePackage(undefined, EDITIONS).then((pkg) => {
 		registerFixtureNodes(pkg.nodeTypes);
 		return pkg;
 	});

@@ -29,8 +29,6 @@ export interface LoadedPackage {
 	packageName: string;
 	nodeTypes: HarnessNodeTypes;
 	credentialTypes: Map<string, ICredentialType>;
-	/** Full node type names as n8n names them: `<package>.<node>`. */
-	nodeTypeNames: string[];
 }
 
 export class HarnessNodeTypes implements INodeTypes {
@@ -73,20 +71,25 @@ async function instantiateSource<T>(root: string, builtPath: string): Promise<T>
 	return new exported[className]();
 }
 
-export async function loadSourcePackage(root = PROJECT_ROOT): Promise<LoadedPackage> {
+/**
+ * The combined package (package.json), and beside it `more` packages built from the same source
+ * (the editions), their node types registered under their own package names as n8n would; the
+ * credential types are shared by name, as n8n shares them.
+ */
+export async function loadSourcePackage(root = PROJECT_ROOT, more: PackageJson[] = []): Promise<LoadedPackage> {
 	const packageJson = readPackageJson(root);
 	const nodeTypes = new HarnessNodeTypes();
-	const nodeTypeNames: string[] = [];
-	for (const builtPath of packageJson.n8n.nodes) {
-		const type = await instantiateSource<INodeType | IVersionedNodeType>(root, builtPath);
-		const fullName = `${packageJson.name}.${NodeHelpers.getVersionedNodeType(type).description.name}`;
-		nodeTypes.register(fullName, type);
-		nodeTypeNames.push(fullName);
-	}
 	const credentialTypes = new Map<string, ICredentialType>();
-	for (const builtPath of packageJson.n8n.credentials) {
-		const type = await instantiateSource<ICredentialType>(root, builtPath);
-		credentialTypes.set(type.name, type);
+	for (const listed of [packageJson, ...more]) {
+		for (const builtPath of listed.n8n.nodes) {
+			const type = await instantiateSource<INodeType | IVersionedNodeType>(root, builtPath);
+			const fullName = `${listed.name}.${NodeHelpers.getVersionedNodeType(type).description.name}`;
+			nodeTypes.register(fullName, type);
+		}
+		for (const builtPath of listed.n8n.credentials) {
+			const type = await instantiateSource<ICredentialType>(root, builtPath);
+			credentialTypes.set(type.name, type);
+		}
 	}
-	return { packageName: packageJson.name, nodeTypes, credentialTypes, nodeTypeNames };
+	return { packageName: packageJson.name, nodeTypes, credentialTypes };
 }

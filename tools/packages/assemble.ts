@@ -1,0 +1,78 @@
+/**
+ * Assembles each package of packages.ts from the build in dist/ into dist-packages/<name>/, ready
+ * to pack and publish: its package.json, README.md and LICENSE, and under dist/ exactly the files
+ * its nodes and credentials load (followed through their `require`s), their icons and codex files,
+ * and an index.js exporting its classes. `npm run build` runs it after compiling:
+ *
+ *   npx tsx tools/packages/assemble.ts
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { PACKAGES, PROJECT_ROOT, packageDir, packageJsonOf, type PackageDefinition } from './packages';
+
+const DIST = path.join(PROJECT_ROOT, 'dist');
+
+/** The built files `entries` load, themselves included: every relative `require` followed. */
+export function loadedFiles(entries: string[]): string[] {
+	const found = new Set<string>();
+	const queue = entries.map((entry) => path.join(PROJECT_ROOT, entry));
+	while (queue.length > 0) {
+		const file = queue.shift()!;
+		if (found.has(file)) continue;
+		if (!fs.existsSync(file)) throw new Error(`${path.relative(PROJECT_ROOT, file)} is not built: run \`npm run build\``);
+		found.add(file);
+		const code = fs.readFileSync(file, 'utf8');
+		for (const [, specifier] of code.matchAll(/require\("(\.{1,2}\/[^"]+)"\)/g)) {
+			const target = path.resolve(path.dirname(file), specifier);
+			queue.push(fs.existsSync(`${target}.js`) ? `${target}.js` : target);
+		}
+	}
+	return [...found].sort();
+}
+
+/** The icons (`file:x.svg`) and codex file (`X.node.json`) beside each node and credential. */
+function assetsOf(entries: string[]): string[] {
+	return entries.flatMap((entry) => {
+		const file = path.join(PROJECT_ROOT, entry);
+		const icons = [...fs.readFileSync(file, 'utf8').matchAll(/file:([\w.-]+\.svg)/g)].map(([, icon]) => path.join(path.dirname(file), icon));
+		const codex = file.replace(/\.node\.js$/, '.node.json');
+		return [...new Set([...icons, ...(codex !== file ? [codex] : [])])];
+	});
+}
+
+/** The package's entry point: its node and credential classes, as n8n names them by file. */
+function indexJs(definition: PackageDefinition): string {
+	const lines = [...definition.n8n.nodes, ...definition.n8n.credentials].map((file) => {
+		const className = path.basename(file).split('.')[0];
+		return `\t${className}: require('./${path.relative('dist', file)}').${className},`;
+	});
+	return `'use strict';\n// The node and credential classes; n8n itself loads them through the "n8n" attribute of package.json.\nmodule.exports = {\n${lines.join('\n')}\n};\n`;
+}
+
+function copy(from: string, to: string): void {
+	fs.mkdirSync(path.dirname(to), { recursive: true });
+	fs.copyFileSync(from, to);
+}
+
+export function assemble(definition: PackageDefinition): string {
+	const out = packageDir(definition);
+	fs.rmSync(out, { recursive: true, force: true });
+	const entries = [...definition.n8n.nodes, ...definition.n8n.credentials];
+	for (const file of [...loadedFiles(entries), ...assetsOf(entries)]) {
+		if (!fs.existsSync(file)) throw new Error(`${path.relative(PROJECT_ROOT, file)} is missing from the build`);
+		copy(file, path.join(out, path.relative(PROJECT_ROOT, file)));
+	}
+	fs.writeFileSync(path.join(out, 'dist', 'index.js'), indexJs(definition));
+	fs.writeFileSync(path.join(out, 'package.json'), `${JSON.stringify(packageJsonOf(definition), null, 2)}\n`);
+	copy(path.join(PROJECT_ROOT, definition.readme), path.join(out, 'README.md'));
+	copy(path.join(PROJECT_ROOT, 'LICENSE'), path.join(out, 'LICENSE'));
+	return out;
+}
+
+if (require.main === module) {
+	if (!fs.existsSync(DIST)) throw new Error('dist/ is missing: run `npm run build`');
+	for (const definition of PACKAGES) {
+		const out = assemble(definition);
+		console.log(`assembled ${definition.name} in ${path.relative(PROJECT_ROOT, out)}`);
+	}
+}
