@@ -56,6 +56,30 @@ describe('the built package, loaded the way n8n loads a community package', () =
 		expect(trigger.codex?.alias).toEqual(expect.arrayContaining(['chat', 'messaging', 'webhook']));
 	});
 
+	// n8n's node panel lists under Human review → Send and wait for response every node whose codex
+	// has the category "HITL" and the subcategory "Human in the Loop" (the editor's viewsData and
+	// subcategorizeItems), and opens it on its `sendAndWait` operation; its own Send and Wait nodes
+	// (Slack, Telegram, Gmail, ...) also carry the aliases below. A node that gains Send and Wait
+	// (such as a single-service edition's) copies this block into its codex.
+	it('files every node that offers Send and Wait under Human review, found by "send and wait", "approval" and "human"', () => {
+		const descriptions = Object.values(loader.nodeTypes).map(({ type }) => NodeHelpers.getVersionedNodeType(type).description);
+		const offersSendAndWait = (description: (typeof descriptions)[number]) =>
+			description.properties.some(
+				(property) => property.name === 'operation' && (property.options ?? []).some((option) => 'value' in option && option.value === 'sendAndWait'),
+			);
+		const humanReview = descriptions.filter(offersSendAndWait);
+		expect(humanReview.map((description) => description.name)).toEqual(['timelineNavigation']);
+		for (const { codex } of humanReview) {
+			expect(codex?.categories).toContain('HITL');
+			expect(codex?.subcategories?.HITL).toEqual(['Human in the Loop']);
+			expect(codex?.alias).toEqual(expect.arrayContaining(['send and wait', 'approval', 'human', 'hitl', 'chat', 'sms']));
+		}
+		// The panel would open any other node on a Send and Wait action it does not have.
+		for (const { codex } of descriptions.filter((description) => !offersSendAndWait(description))) {
+			expect(codex?.categories).not.toContain('HITL');
+		}
+	});
+
 	it('loads both credentials, each sending the key as a bearer header', async () => {
 		expect(Object.keys(loader.credentialTypes)).toHaveLength(listed.credentials.length);
 		for (const { type } of Object.values(loader.credentialTypes)) expectIconsBuilt(type as unknown as IconHolder);
