@@ -59,7 +59,9 @@ describe('the built package, loaded the way n8n loads a community package', () =
 	// n8n's node panel lists under Human review → Send and wait for response every node whose codex
 	// has the category "HITL" and the subcategory "Human in the Loop" (the editor's viewsData and
 	// subcategorizeItems), and opens it on its `sendAndWait` operation; its own Send and Wait nodes
-	// (Slack, Telegram, Gmail, ...) also carry the aliases below. A node that gains Send and Wait
+	// (Slack, Telegram, Gmail, ...) also carry the aliases below. subcategorizeItems files a node
+	// under the subcategories its HITL entry names instead of "*" (Action in an app), which Slack and
+	// Telegram leave that way; naming "*" too keeps the node there. A node that gains Send and Wait
 	// (such as a single-service edition's) copies this block into its codex.
 	it('files every node that offers Send and Wait under Human review, found by "send and wait", "approval" and "human"', () => {
 		const descriptions = Object.values(loader.nodeTypes).map(({ type }) => NodeHelpers.getVersionedNodeType(type).description);
@@ -71,7 +73,7 @@ describe('the built package, loaded the way n8n loads a community package', () =
 		expect(humanReview.map((description) => description.name)).toEqual(['timelineNavigation']);
 		for (const { codex } of humanReview) {
 			expect(codex?.categories).toContain('HITL');
-			expect(codex?.subcategories?.HITL).toEqual(['Human in the Loop']);
+			expect(codex?.subcategories?.HITL).toEqual(['Human in the Loop', '*']);
 			expect(codex?.alias).toEqual(expect.arrayContaining(['send and wait', 'approval', 'human', 'hitl', 'chat', 'sms']));
 		}
 		// The panel would open any other node on a Send and Wait action it does not have.
