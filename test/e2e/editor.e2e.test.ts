@@ -56,6 +56,24 @@ async function creatorEntryText(name: string): Promise<string> {
 	return await page.locator('[data-test-id=item-iterator-item]', { has: creatorItem(page, name) }).first().innerText();
 }
 
+/**
+ * The address of the tab that `click` opens. The documentation site is answered locally (this
+ * machine has no internet), so the tab keeps the address n8n gave it; the tab is closed.
+ */
+async function openedBy(click: () => Promise<void>): Promise<string> {
+	const context = page.context();
+	await context.route('https://github.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: 'docs' }));
+	try {
+		const [tab] = await Promise.all([context.waitForEvent('page'), click()]);
+		await tab.waitForLoadState();
+		const url = tab.url();
+		await tab.close();
+		return url;
+	} finally {
+		await context.unroute('https://github.com/**');
+	}
+}
+
 /** The names the node panel lists now. */
 async function creatorNames(): Promise<string[]> {
 	return (await page.locator('[data-test-id=node-creator-item-name]').allInnerTexts()).map((name) => name.trim());
@@ -130,18 +148,21 @@ describe('the editor in headless Chromium', () => {
 
 			// It opens on its one Send and Wait action, with a Docs link that keeps its page.
 			await creatorItem(page, ACTION_NODE).click();
-			const actions = creator.locator('[data-test-id=node-creator-action-item]');
-			await actions.first().waitFor();
-			expect(await actions.allInnerTexts()).toEqual(['Send message and wait for response']);
-			const docs = new URL((await creator.getByRole('link', { name: 'Docs' }).getAttribute('href'))!);
-			expect(docs.hash).toBe('');
-			expect(docs.pathname).toBe('/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation/blob/main/docs/operations.md');
+			await creator.getByText('Actions (1)', { exact: true }).waitFor();
+			const action = creator.getByText('Send message and wait for response', { exact: true });
+			await action.waitFor();
 			await shot(`editor-human-review-actions-${env.versions.n8n}.png`);
-			await actions.first().click();
+			await action.click();
 			const ndv = page.locator('[data-test-id=ndv]');
 			await ndv.waitFor();
 			const selected = await ndv.locator('input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
 			expect(selected).toEqual(expect.arrayContaining(['Message', 'Send and Wait for Response']));
+			// The panel's Docs link (the codex's primaryDocumentation, n8n's tracking query appended)
+			// opens the node's own page: no fragment for the query to break.
+			const docs = new URL(await openedBy(() => ndv.getByText('Docs', { exact: true }).first().click()));
+			expect(`${docs.origin}${docs.pathname}`).toBe('https://github.com/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation/blob/main/docs/operations.md');
+			expect(docs.hash).toBe('');
+			expect(docs.searchParams.get('utm_source')).toBe('n8n_app');
 			await closeNdv();
 		});
 	});
@@ -221,7 +242,8 @@ describe('the editor in headless Chromium', () => {
 		await step(`editor-failure-refund-example-${env.versions.n8n}.png`, async () => {
 			const id = await importExample(n8n, EXAMPLE_FILES.refundApproval, creds);
 			await page.goto(`${n8n.url}/workflow/${id}`);
-			const nodes = page.locator('[data-test-id=canvas-node]');
+			// Every node of the canvas, sticky notes too (n8n's canvas is a Vue Flow graph).
+			const nodes = page.locator('.vue-flow__node');
 			const example = readExample(EXAMPLE_FILES.refundApproval);
 			await waitFor(`the ${example.nodes.length} nodes of the example on the canvas`, async () => (await nodes.count()) === example.nodes.length, { timeoutMs: 30_000 });
 			const boxes = await nodes.evaluateAll((els) =>
