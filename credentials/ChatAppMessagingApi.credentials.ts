@@ -34,7 +34,7 @@ export class ChatAppMessagingApi implements ICredentialType {
 	};
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation#credentials';
+		'https://github.com/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation/blob/main/docs/credentials.md';
 
 	properties: INodeProperties[] = [
 		{

@@ -14,7 +14,7 @@ export class ChatAppWebhookBasicAuthApi implements ICredentialType {
 	};
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation#trigger';
+		'https://github.com/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation/blob/main/docs/trigger.md';
 
 	properties: INodeProperties[] = [
 		{

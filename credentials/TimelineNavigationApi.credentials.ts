@@ -18,7 +18,7 @@ export class TimelineNavigationApi implements ICredentialType {
 	};
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation#credentials';
+		'https://github.com/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation/blob/main/docs/credentials.md';
 
 	properties: INodeProperties[] = [
 		{

@@ -38,7 +38,10 @@ export async function openBrowser(): Promise<Editor> {
 		throw err;
 	}
 	const page = context.pages()[0] ?? (await context.newPage());
-	page.setDefaultTimeout(30_000);
+	// On the shared 2-core machine, with other suites running, a page of the editor can take over
+	// 30 s to load or to answer a click.
+	page.setDefaultTimeout(60_000);
+	page.setDefaultNavigationTimeout(120_000);
 	return {
 		page,
 		async shot(name) {

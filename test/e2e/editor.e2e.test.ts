@@ -1,12 +1,15 @@
 /**
  * The editor as a newcomer meets it, in a real browser (Debian's Chromium, driven by
- * playwright-core): the node panel's search shows which service each node drives, Send Template
+ * playwright-core): the node panel's search shows which service each node drives, the node is
+ * listed under Human review (Send and wait for response) beside n8n's own, Send Template
  * labels each parameter with its placeholder, the canvas subtitle reads as the panel does, and the
  * trigger, while listening, names the Chat-App Messaging service. Screenshots go to
  * .artifacts/e2e/ (git-ignored).
  */
 import { creatorItem, newWorkflowWithManualTrigger, openBrowser, searchCreator, signIn, type Editor } from './browserSupport';
-import { env, n8n } from './support';
+import { EXAMPLE_FILES, importExample, readExample } from '../../tools/n8n/examples';
+import { waitFor } from '../../tools/shared/wait';
+import { creds, env, n8n } from './support';
 
 const ON_N8N_1 = env.versions.n8n.startsWith('1.');
 
@@ -15,6 +18,8 @@ const ACTION_NODE = 'Timeline Navigation & Chat-App Messaging';
 const TRIGGER_ENTRY = 'Chat-App Messaging';
 const TRIGGER_DESCRIPTION = 'Starts the workflow when the Chat-App Messaging service reports an inbound message or a delivery status';
 const ACTION_DESCRIPTION_START = 'Drive the Timeline Navigation service';
+/** The node panel's entry for n8n's Send and Wait nodes: "Human review" in 2.x, "Human in the loop" in 1.x. */
+const HUMAN_REVIEW = ON_N8N_1 ? 'Human in the loop' : 'Human review';
 
 let editor: Editor;
 let page: Editor['page'];
@@ -49,6 +54,29 @@ async function step(failureShot: string, work: () => Promise<void>): Promise<voi
 /** The text of the panel entry whose name is `name` (name and description). */
 async function creatorEntryText(name: string): Promise<string> {
 	return await page.locator('[data-test-id=item-iterator-item]', { has: creatorItem(page, name) }).first().innerText();
+}
+
+/**
+ * The address of the tab that `click` opens. The documentation site is answered locally (this
+ * machine has no internet), so the tab keeps the address n8n gave it; the tab is closed.
+ */
+async function openedBy(click: () => Promise<void>): Promise<string> {
+	const context = page.context();
+	await context.route('https://github.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: 'docs' }));
+	try {
+		const [tab] = await Promise.all([context.waitForEvent('page'), click()]);
+		await tab.waitForLoadState();
+		const url = tab.url();
+		await tab.close();
+		return url;
+	} finally {
+		await context.unroute('https://github.com/**');
+	}
+}
+
+/** The names the node panel lists now. */
+async function creatorNames(): Promise<string[]> {
+	return (await page.locator('[data-test-id=node-creator-item-name]').allInnerTexts()).map((name) => name.trim());
 }
 
 async function newWorkflow(): Promise<void> {
@@ -101,6 +129,66 @@ describe('the editor in headless Chromium', () => {
 		});
 	});
 
+	test('"send and wait", "approval", "human", "chat" and "sms" find the node; Human review → Send and wait for response lists it and opens it on Send and Wait', async () => {
+		await step(`editor-failure-human-review-${env.versions.n8n}.png`, async () => {
+			await newWorkflowWithManualTrigger(page);
+			for (const term of ['send and wait', 'approval', 'human', 'chat', 'sms']) {
+				expect(await searchCreator(page, term, ACTION_NODE)).toContain(ACTION_NODE);
+			}
+			await shot(`editor-search-sms-${env.versions.n8n}.png`);
+
+			// The panel's own list, beside n8n's Send and Wait nodes.
+			await page.locator('[data-test-id=node-creator-search-bar]').fill('');
+			await page.locator('[data-test-id=node-creator]').getByText(HUMAN_REVIEW, { exact: true }).click();
+			const creator = page.locator('[data-test-id=node-creator]');
+			await creator.getByText('Send and wait for response', { exact: true }).waitFor();
+			await creatorItem(page, ACTION_NODE).waitFor();
+			expect(await creatorNames()).toEqual(expect.arrayContaining(['Slack', 'Telegram', 'Gmail', ACTION_NODE]));
+			await shot(`editor-human-review-${env.versions.n8n}.png`);
+
+			// It opens on its one Send and Wait action, with a Docs link that keeps its page.
+			await creatorItem(page, ACTION_NODE).click();
+			await creator.getByText('Actions (1)', { exact: true }).waitFor();
+			const action = creator.getByText('Send message and wait for response', { exact: true });
+			await action.waitFor();
+			await shot(`editor-human-review-actions-${env.versions.n8n}.png`);
+			await action.click();
+			const ndv = page.locator('[data-test-id=ndv]');
+			await ndv.waitFor();
+			const selected = await ndv.locator('input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+			expect(selected).toEqual(expect.arrayContaining(['Message', 'Send and Wait for Response']));
+			// The panel's Docs link (the codex's primaryDocumentation, n8n's tracking query appended)
+			// opens the node's own page: no fragment for the query to break.
+			const docs = new URL(await openedBy(() => ndv.getByText('Docs', { exact: true }).first().click()));
+			expect(`${docs.origin}${docs.pathname}`).toBe('https://github.com/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation/blob/main/docs/operations.md');
+			expect(docs.hash).toBe('');
+			expect(docs.searchParams.get('utm_source')).toBe('n8n_app');
+			await closeNdv();
+		});
+	});
+
+	test('Human review does not take the node out of "Action in an app"', async () => {
+		await step(`editor-failure-action-in-an-app-${env.versions.n8n}.png`, async () => {
+			await newWorkflowWithManualTrigger(page);
+			await page.locator('[data-test-id=node-creator]').getByText('Action in an app', { exact: true }).click();
+			// The list renders as it scrolls: scroll until the node shows or the list ends.
+			let seen = new Set<string>();
+			for (let unchanged = 0; !seen.has(ACTION_NODE) && unchanged < 5; ) {
+				const before = seen.size;
+				seen = new Set([...seen, ...(await creatorNames())]);
+				unchanged = seen.size === before ? unchanged + 1 : 0;
+				await page.locator('[data-test-id=node-creator-item-name]').last().scrollIntoViewIfNeeded();
+				await page.mouse.wheel(0, 1500);
+				await page.waitForTimeout(200);
+			}
+			expect([...seen]).toContain(ACTION_NODE);
+			// n8n's own Send and Wait nodes leave it: the list is the one that would have lost the node.
+			expect([...seen]).not.toContain('Slack');
+			await creatorItem(page, ACTION_NODE).scrollIntoViewIfNeeded();
+			await shot(`editor-action-in-an-app-${env.versions.n8n}.png`);
+		});
+	});
+
 	test('Send Template labels each parameter with its placeholder, and the canvas reads "Message: Send Template"', async () => {
 		await step('editor-failure-send-template.png', async () => {
 			await newWorkflowWithManualTrigger(page);
@@ -147,6 +235,30 @@ describe('the editor in headless Chromium', () => {
 			expect(await node.first().innerText()).toContain('Message: Send Template');
 			await expect(page.locator('[data-test-id=canvas-node]').count()).resolves.toBe(2);
 			await shot('editor-canvas.png');
+		});
+	});
+
+	test('the refund example reads left to right: no wires crossing, the sticky note beside the nodes', async () => {
+		await step(`editor-failure-refund-example-${env.versions.n8n}.png`, async () => {
+			const id = await importExample(n8n, EXAMPLE_FILES.refundApproval, creds);
+			await page.goto(`${n8n.url}/workflow/${id}`);
+			const example = readExample(EXAMPLE_FILES.refundApproval);
+			const stickyTitle = 'Ask a manager over chat before a big refund';
+			const nodeCount = example.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote').length;
+			// The nodes (n8n draws a sticky note as a node of its canvas graph too: left out here).
+			const nodes = page.locator('[data-test-id=canvas-node]').filter({ hasNotText: stickyTitle });
+			await waitFor(`the ${nodeCount} nodes of the example on the canvas`, async () => (await nodes.count()) === nodeCount, { timeoutMs: 60_000 });
+			const sticky = (await page.locator('.vue-flow__node').filter({ hasText: stickyTitle }).first().boundingBox())!;
+			const boxes = await nodes.evaluateAll((els) =>
+				els.map((el) => {
+					const { x, y, width, height } = el.getBoundingClientRect();
+					return { text: (el as unknown as { innerText: string }).innerText, x, y, width, height };
+				}),
+			);
+			const overlapsSticky = (box: (typeof boxes)[number]) =>
+				box.x < sticky.x + sticky.width && sticky.x < box.x + box.width && box.y < sticky.y + sticky.height && sticky.y < box.y + box.height;
+			expect(boxes.filter(overlapsSticky).map((box) => box.text)).toEqual([]);
+			await shot(`editor-refund-example-${env.versions.n8n}.png`);
 		});
 	});
 

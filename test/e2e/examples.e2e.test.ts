@@ -22,6 +22,35 @@ beforeEach(async () => {
 	await sandbox.clearRequests();
 });
 
+/** A node's size on n8n's canvas (a sticky note's is in its parameters). */
+const NODE_SIZE = 100;
+
+/**
+ * What makes a canvas hard to read: a node under a sticky note, and an IF or Switch whose
+ * outputs cross (each output is drawn below the one before it, so its target must not sit above).
+ */
+function canvasProblems(wf: WorkflowJson): { coveredBySticky: string[]; crossingBranches: string[] } {
+	const byName = new Map(wf.nodes.map((n) => [n.name, n]));
+	const stickies = wf.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote');
+	const coveredBySticky = wf.nodes
+		.filter((n) => n.type !== 'n8n-nodes-base.stickyNote')
+		.filter((n) =>
+			stickies.some((s) => {
+				const [sx, sy] = s.position;
+				const { width = 240, height = 160 } = s.parameters as { width?: number; height?: number };
+				const [x, y] = n.position;
+				return x < sx + width && sx < x + NODE_SIZE && y < sy + height && sy < y + NODE_SIZE;
+			}),
+		)
+		.map((n) => n.name);
+	const crossingBranches: string[] = [];
+	for (const [from, outs] of Object.entries(wf.connections as Record<string, { main: Array<Array<{ node: string }>> }>)) {
+		const targetY = outs.main.map((links) => Math.min(...links.map((l) => byName.get(l.node)!.position[1])));
+		for (let i = 1; i < targetY.length; i++) if (targetY[i] < targetY[i - 1]) crossingBranches.push(`${from} output ${i}`);
+	}
+	return { coveredBySticky, crossingBranches };
+}
+
 /**
  * The CLI only starts at a manual trigger ("Missing node to start execution" for a Schedule
  * Trigger), so a scheduled example runs as a copy whose trigger is a Manual Trigger of the
@@ -61,6 +90,7 @@ describe('example workflows in real n8n', () => {
 				expect(names).toContain(from);
 				for (const link of outs.main.flat()) expect(names).toContain(link.node);
 			}
+			expect({ file, ...canvasProblems(wf) }).toEqual({ file, coveredBySticky: [], crossingBranches: [] });
 		}
 	});
 

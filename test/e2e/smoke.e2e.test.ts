@@ -14,7 +14,7 @@ const READABLE_REFUSAL = /401|reject|key|token/i;
 /**
  * n8n 2.11 and later read the messaging credential's `ignoreHttpStatusErrors: { ignore, except }`
  * as "every status but these is an answer"; n8n 1.x (and 2.x before 2.11) reads any such object
- * as "every status is an answer", so there the Test cannot see a 401 (README, Credentials).
+ * as "every status is an answer", so there the Test cannot see a 401 (docs/credentials.md).
  */
 const STATUS_VERDICT = !env.versions.n8n.startsWith('1.');
 

@@ -109,6 +109,35 @@ it("index.js, the checkout's entry point, exports the combined package's classes
 	expect(new exported.TimelineNavigation().description.name).toBe('timelineNavigation');
 });
 
+// n8n's node panel lists under Human review → Send and wait for response every node whose codex
+// has the category "HITL" and the subcategory "Human in the Loop" (the editor's viewsData and
+// subcategorizeItems), and opens it on its `sendAndWait` operation; its own Send and Wait nodes
+// (Slack, Telegram, Gmail, ...) also carry the aliases below. subcategorizeItems files a node
+// under the subcategories its HITL entry names instead of "*" (Action in an app), which Slack and
+// Telegram leave that way; naming "*" too keeps the node there.
+it.each([
+	[COMBINED, ['timelineNavigation']],
+	[CHAT_APP_MESSAGING, ['chatAppMessaging']],
+	[TIMELINE_NAVIGATION, []],
+] as const)('%#: every node offering Send and Wait is filed under Human review, found by "send and wait", "approval" and "human"', (definition, expected) => {
+	const descriptions = Object.values(loaders.get(definition.name)!.nodeTypes).map(({ type }) => NodeHelpers.getVersionedNodeType(type).description);
+	const offersSendAndWait = (description: INodeTypeDescription) =>
+		description.properties.some(
+			(property) => property.name === 'operation' && (property.options ?? []).some((option) => 'value' in option && option.value === 'sendAndWait'),
+		);
+	const humanReview = descriptions.filter(offersSendAndWait);
+	expect(humanReview.map((description) => description.name)).toEqual([...expected]);
+	for (const { codex } of humanReview) {
+		expect(codex?.categories).toContain('HITL');
+		expect(codex?.subcategories?.HITL).toEqual(['Human in the Loop', '*']);
+		expect(codex?.alias).toEqual(expect.arrayContaining(['send and wait', 'approval', 'human', 'hitl', 'chat', 'sms']));
+	}
+	// The panel would open any other node on a Send and Wait action it does not have.
+	for (const { codex } of descriptions.filter((description) => !offersSendAndWait(description))) {
+		expect(codex?.categories).not.toContain('HITL');
+	}
+});
+
 describe('each edition holds one service', () => {
 	const holds = (definition: PackageDefinition, part: string) => filesIn(packageDir(definition)).some((file) => file.includes(part));
 

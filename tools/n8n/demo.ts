@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { EXAMPLE_DATA, seedDemoTimeline, seedExampleData } from './examples';
+import { EXAMPLE_DATA, seedDemo } from './examples';
 import { NODE_TYPES, portIsFree, wireCredentials, type N8nClient, type StoredCredential, type WorkflowJson } from './instance';
 import { ensureRuntime, PROJECT_ROOT, type Log } from './runtime';
 import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials, webhookHeadersFor } from './sandboxCredentials';
@@ -147,14 +147,14 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 		if (port === 0) log(`[start] port ${opts.sandboxPort} is busy; the sandbox takes a free port`);
 		sandbox = (await startSandbox({ port })) as Sandbox;
 		log(`[start] sandbox on ${sandbox.url}`);
-		// What the example workflows need: events at their location in the last day, contacts;
-		// and a timeline (with an anchor and an item) for the editor's timeline pickers.
-		const events = await seedExampleData(sandbox.client);
-		const timeline = await seedDemoTimeline(sandbox);
+		// What the example workflows need: events at their location in the last day, contacts (Ada
+		// with an open window); and a timeline (with an anchor and an item) for the timeline pickers.
+		const { events, timeline } = await seedDemo(sandbox);
+		const windowOf = (phone: string) => (phone === EXAMPLE_DATA.openWindow.phone ? 'window open 24 h' : 'window closed');
 		const sandboxData =
 			`timeline "${EXAMPLE_DATA.timeline.name}" (${timeline.timelineId}) with an anchor and an item; ` +
 			`${events.length} events at ${EXAMPLE_DATA.location} in the last day; ` +
-			`contacts ${EXAMPLE_DATA.contacts.map((c) => `${c.phone} (${c.fields.first_name})`).join(', ')}`;
+			`contacts ${EXAMPLE_DATA.contacts.map((c) => `${c.phone} (${c.fields.first_name}, ${windowOf(c.phone)})`).join(', ')}`;
 		log(`[start] sandbox seeded: ${sandboxData}`);
 
 		// 2. n8n, started by the caller; 3. credentials and examples.

@@ -4,7 +4,7 @@
  * `first_name` fills the inbound reply's `{first_name}`, and the template the refund example
  * asks the manager with when the manager's 24-hour window is closed. Used by `npm start` and the e2e suite.
  * `npm start` also seeds one timeline with an anchor and an item, so that every timeline
- * picker in the editor has something to list.
+ * picker in the editor has something to list, and opens Ada's 24-hour window (seedDemo).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -20,12 +20,22 @@ export const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'examples');
 export const EXAMPLE_DATA = {
 	location: 'Alexandria, Egypt',
 	customerPhone: '+14155550123',
-	/** The number of `npm start`'s "simulate an inbound message" curl line. */
-	demoPhone: '+15551234567',
+	/**
+	 * The number of `npm start`'s "simulate an inbound message" curl line: Ada, whose window the
+	 * demo opens, so that the contact whose window is closed stays closed.
+	 */
+	demoPhone: '+14155550123',
 	contacts: [
 		{ phone: '+14155550123', fields: { first_name: 'Ada' } },
 		{ phone: '+15551234567', fields: { first_name: 'Grace' } },
 	],
+	/**
+	 * At `npm start`, Ada has just written in: her 24-hour window is open for the first 24 hours of
+	 * the demo, so a text (or a Send and Wait question) to her goes out as it is.
+	 */
+	openWindow: { phone: '+14155550123', text: 'Hi, is my refund for order #1042 on its way?' },
+	/** Grace never writes in: her window stays closed, for trying Fallback to Template. */
+	closedWindowPhone: '+15551234567',
 	/** Who the refund example asks (its "Refund Request" node). */
 	managerPhone: '+14155550124',
 	/** The template the refund example sends when the manager's 24-hour window is closed. */
@@ -91,6 +101,17 @@ export async function seedExampleData(
 		seeded.push(event);
 	}
 	return seeded;
+}
+
+/**
+ * What `npm start` seeds before n8n starts: the examples' data, Ada's message (her window opens
+ * for 24 hours; no webhook is set yet, so it starts nothing) and the demo timeline.
+ */
+export async function seedDemo(sandbox: { url: string; timelineKey: string; client: SandboxClient }) {
+	const events = await seedExampleData(sandbox.client);
+	await sandbox.client.inbound(EXAMPLE_DATA.openWindow.phone, EXAMPLE_DATA.openWindow.text);
+	const timeline = await seedDemoTimeline(sandbox);
+	return { events, timeline };
 }
 
 export interface DemoTimeline {

@@ -1,7 +1,9 @@
-// The timeline `npm start` seeds: the editor's timeline picker lists it, and its anchor and item
-// are fixed points of it, so an event added before them is reported as a paradox.
+// What `npm start` seeds in the sandbox. The timeline: the editor's timeline picker lists it, and
+// its anchor and item are fixed points of it, so an event added before them is reported as a
+// paradox. The contacts: Ada has just written in, so a first text or Send and Wait to her goes
+// out; Grace has not, for trying Fallback to Template (the README names her).
 import { runListSearch } from '../../support/harness';
-import { EXAMPLE_DATA, seedDemoTimeline } from '../../../tools/n8n/examples';
+import { EXAMPLE_DATA, seedDemo, seedDemoTimeline } from '../../../tools/n8n/examples';
 import { byId, NODE_TYPE, nodeCredentialsFor, useSandbox } from '../../support/node-support';
 
 const t = useSandbox();
@@ -39,5 +41,35 @@ describe("npm start's seeded timeline", () => {
 		expect(conflicts).toEqual(
 			expect.arrayContaining([expect.objectContaining({ type: 'anchor', id: anchorId }), expect.objectContaining({ type: 'item', id: itemId })]),
 		);
+	});
+});
+
+describe("npm start's contacts", () => {
+	const HOUR = 3600_000;
+	const [ada, grace] = EXAMPLE_DATA.contacts;
+	const text = (to: string) => ({ resource: 'message', operation: 'sendText', to, text: 'Hi {first_name}, your refund is on its way.' });
+
+	it('Ada wrote in at the start: her window is open for the next 24 hours; Grace\'s is closed', async () => {
+		const before = Date.now();
+		await seedDemo(t.sandbox);
+		expect(EXAMPLE_DATA.openWindow.phone).toBe(ada.phone);
+		expect(EXAMPLE_DATA.closedWindowPhone).toBe(grace.phone);
+		const adaWindow = await t.sandbox.client.window(ada.phone);
+		expect(adaWindow.open).toBe(true);
+		expect(Date.parse(adaWindow.closesAt!)).toBeGreaterThanOrEqual(before + 24 * HOUR);
+		expect(await t.sandbox.client.window(grace.phone)).toEqual({ phone: grace.phone, open: false, closesAt: null });
+	});
+
+	it('half a day into the demo, a text to Ada goes out as written; one to Grace is refused for her closed window', async () => {
+		await seedDemo(t.sandbox);
+		await t.sandbox.client.advanceClock(12 * HOUR);
+
+		const toAda = await t.run(text(ada.phone));
+		expect(toAda.error).toBeUndefined();
+		const [sent] = await t.sandbox.client.messages({ phone: ada.phone }).then((all) => all.filter((m) => m.direction === 'outbound'));
+		expect(sent.text).toBe('Hi Ada, your refund is on its way.');
+
+		const toGrace = await t.run(text(grace.phone));
+		expect(toGrace.error?.message).toMatch(/24-hour customer service window for \+15551234567 is closed/);
 	});
 });
