@@ -44,11 +44,27 @@ interface NodeTypeJson {
 	properties: Property[];
 }
 
-/** The node types as the editor loads them, after n8n has added its own choices. */
+/**
+ * The node types as the editor loads them, after n8n has added its own choices. n8n rewrites the
+ * file in place whenever it reloads types (after start, after credentials change), and a read
+ * during a rewrite is cut off; so it is read until it arrives whole.
+ */
 async function editorNodeTypes(): Promise<NodeTypeJson[]> {
-	const res = await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie: n8n.cookie } });
-	if (!res.ok) throw new Error(`GET /types/nodes.json answered ${res.status}`);
-	return (await res.json()) as NodeTypeJson[];
+	let problem = '';
+	return await waitFor(
+		() => `GET /types/nodes.json to arrive whole (last: ${problem})`,
+		async () => {
+			try {
+				const res = await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie: n8n.cookie } });
+				if (!res.ok) throw new Error(`HTTP ${res.status}`);
+				return JSON.parse(await res.text()) as NodeTypeJson[];
+			} catch (error) {
+				problem = `${(error as Error).message}${(error as Error).cause ? ` (${String((error as Error).cause)})` : ''}`;
+				return false;
+			}
+		},
+		{ timeoutMs: 120_000, intervalMs: 1000 },
+	);
 }
 
 const versionsOf = (type: NodeTypeJson): number[] => (Array.isArray(type.version) ? type.version : [type.version]);
@@ -84,7 +100,7 @@ beforeAll(async () => {
 	const served = types.filter((t) => t.name === NODE_TYPES.action);
 	if (served.length !== 1) throw new Error(`n8n serves ${served.length} descriptions of ${NODE_TYPES.action}, expected one listing its versions`);
 	action = served[0];
-});
+}, 180_000);
 
 describe(`on n8n ${env.versions.n8n}, what n8n serves offers no "Custom API Call" for the node`, () => {
 	test("n8n adds the choice to nodes of its own here, by its rule on versions, so its absence below is the package's doing", () => {
@@ -274,8 +290,11 @@ describe(`on n8n ${env.versions.n8n}, in the editor (headless Chromium)`, () => 
 				settings: { executionOrder: 'v1' },
 			});
 			await page.goto(`${n8n.url}/workflow/${id}`);
+			const canvasNode = (version: number) => page.locator(`[data-test-id=canvas-node][data-node-name="${nodeName(version)}"]`);
+			// the canvas draws its nodes well after the page has loaded, on a loaded machine
+			await canvasNode(versions[0]).waitFor({ timeout: 120_000 });
 			for (const version of versions) {
-				await page.locator(`[data-test-id=canvas-node][data-node-name="${nodeName(version)}"]`).dblclick();
+				await canvasNode(version).dblclick();
 				await page.locator('[data-test-id=ndv]').waitFor();
 				expect(await shownTitle(nodeName(version))).toBe(nodeName(version));
 				shown[`version ${version}`] = await shownLists();
