@@ -177,8 +177,10 @@ describe(`on n8n ${env.versions.n8n}, in the editor (headless Chromium)`, () => 
 
 	beforeAll(async () => {
 		editor = await openBrowser();
-		// n8n serves the editor as some 450 files: on a loaded machine a page takes well over 30 s
+		// n8n serves the editor as some 450 files and draws the canvas after they load: on a loaded
+		// machine a page takes well over the 30 s the shared helpers wait by default
 		editor.page.setDefaultNavigationTimeout(120_000);
+		editor.page.setDefaultTimeout(90_000);
 		await signIn(editor.page);
 	}, BROWSER_TIMEOUT_MS);
 
@@ -290,11 +292,8 @@ describe(`on n8n ${env.versions.n8n}, in the editor (headless Chromium)`, () => 
 				settings: { executionOrder: 'v1' },
 			});
 			await page.goto(`${n8n.url}/workflow/${id}`);
-			const canvasNode = (version: number) => page.locator(`[data-test-id=canvas-node][data-node-name="${nodeName(version)}"]`);
-			// the canvas draws its nodes well after the page has loaded, on a loaded machine
-			await canvasNode(versions[0]).waitFor({ timeout: 120_000 });
 			for (const version of versions) {
-				await canvasNode(version).dblclick();
+				await page.locator(`[data-test-id=canvas-node][data-node-name="${nodeName(version)}"]`).dblclick();
 				await page.locator('[data-test-id=ndv]').waitFor();
 				expect(await shownTitle(nodeName(version))).toBe(nodeName(version));
 				shown[`version ${version}`] = await shownLists();
