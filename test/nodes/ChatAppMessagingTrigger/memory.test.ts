@@ -6,14 +6,18 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	deliveryMemory,
 	GENERATION_SIZE,
-	MAX_REMEMBERED,
 	MAX_STORED,
-	REMEMBER_FOR_MS,
 	STORED_MEMORY_KEY,
 	type StoredMemory,
 } from '../../../nodes/ChatAppMessagingTrigger/deliveryMemory';
 
 const HOUR_MS = 60 * 60 * 1000;
+/**
+ * What the README promises of Ignore Repeated Deliveries, written here rather than read from the
+ * code: "the last 5,000 events of the past 48 hours are remembered".
+ */
+const REMEMBERED = 5000;
+const REMEMBERED_FOR_MS = 48 * HOUR_MS;
 const copy = (data: IDataObject): IDataObject => JSON.parse(JSON.stringify(data));
 const storedCount = (data: IDataObject) =>
 	(data[STORED_MEMORY_KEY] as StoredMemory).gens.reduce((sum, gen) => sum + gen.n, 0);
@@ -130,7 +134,7 @@ describe('the repeat memory', () => {
 		expect(takenForRepeats).toEqual([]);
 	});
 
-	it(`after many deliveries: the last ${MAX_REMEMBERED} are repeats, at most ${MAX_STORED} are stored, in about 15 bytes each`, () => {
+	it(`after many deliveries: the last ${REMEMBERED} are repeats, at most ${MAX_STORED} are stored, in about 15 bytes each`, () => {
 		// one long-lived copy here (a copy per call is n8n's cost, simulated in the tests above)
 		const db: { saved: IDataObject } = { saved: {} };
 		const memory = deliveryMemory(db.saved, { workflowId: `workflow-${++processes}`, nodeName: 'Trigger' });
@@ -141,15 +145,15 @@ describe('the repeat memory', () => {
 		expect(started).toBe(total);
 
 		expect(storedCount(db.saved)).toBeLessThanOrEqual(MAX_STORED);
-		expect(storedCount(db.saved)).toBeGreaterThanOrEqual(MAX_REMEMBERED);
+		expect(storedCount(db.saved)).toBeGreaterThanOrEqual(REMEMBERED);
 		expect(JSON.stringify(db.saved).length).toBeLessThan(MAX_STORED * 16);
 
 		// a restarted process: nothing in its own memory, one copy of static data
 		const restarted = deliveryMemory(copy(db.saved), undefined);
 		const at = start + total;
 		let repeats = 0;
-		for (let i = total - MAX_REMEMBERED; i < total; i++) if (!restarted.firstDelivery(`msg_${i}|message.status|read`, at)) repeats++;
-		expect(repeats).toBe(MAX_REMEMBERED);
+		for (let i = total - REMEMBERED; i < total; i++) if (!restarted.firstDelivery(`msg_${i}|message.status|read`, at)) repeats++;
+		expect(repeats).toBe(REMEMBERED);
 		// long gone
 		expect(restarted.firstDelivery('msg_0|message.status|read', at)).toBe(true);
 	});
@@ -172,9 +176,9 @@ describe('the repeat memory', () => {
 		const n8n = n8nProcess(db);
 		const now = Date.now();
 		expect(n8n.deliver('msg_1||', now)).toBe(true);
-		expect(n8n.deliver('msg_1||', now + REMEMBER_FOR_MS - 1000)).toBe(false);
-		expect(n8n.deliver('msg_1||', now + REMEMBER_FOR_MS + 1000)).toBe(true);
-		expect(n8nProcess(db).deliver('msg_1||', now + REMEMBER_FOR_MS + 2000)).toBe(false);
+		expect(n8n.deliver('msg_1||', now + REMEMBERED_FOR_MS - 1000)).toBe(false);
+		expect(n8n.deliver('msg_1||', now + REMEMBERED_FOR_MS + 1000)).toBe(true);
+		expect(n8nProcess(db).deliver('msg_1||', now + REMEMBERED_FOR_MS + 2000)).toBe(false);
 	});
 
 	it('a slow trickle: a key recorded days after the first one of its generation is still remembered for 48 hours', () => {
@@ -184,7 +188,7 @@ describe('the repeat memory', () => {
 		const later = now + 80 * HOUR_MS;
 		expect(n8nProcess(db).deliver('msg_2||', later)).toBe(true);
 		// a process that never saw it knows it from static data alone
-		expect(n8nProcess(db).deliver('msg_2||', later + REMEMBER_FOR_MS - 60_000)).toBe(false);
+		expect(n8nProcess(db).deliver('msg_2||', later + REMEMBERED_FOR_MS - 60_000)).toBe(false);
 	});
 
 	it('replaces the earlier format and an unreadable memory instead of failing', () => {

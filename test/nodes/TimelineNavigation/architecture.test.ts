@@ -1,14 +1,21 @@
 // The action node's modules form layers, and no module imports from a layer above its own:
 // errors and the services' definitions at the bottom, then the transport, the field helpers,
 // what the message sends share, the operations, and what assembles the node. A module that
-// reaches upward (say, the transport reading an editor field) fails here, naming the import.
+// reaches upward (say, the transport reading an editor field) fails here, naming the import,
+// and so does an import cycle among the node's modules, named module by module. Imports are
+// read with the TypeScript parser, so every way of writing one counts: either quote,
+// `import type`, `export … from`, `import x = require()` and dynamic `import()`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const NODE_DIR = join(ROOT, 'nodes', 'TimelineNavigation');
 
-/** Layer of a module, by its path inside nodes/TimelineNavigation (the first rule that matches). */
+/**
+ * Layer of a module, by its path inside nodes/TimelineNavigation (the first rule that matches).
+ * A new module or layer is one row; a module no row matches fails the first test below.
+ */
 const LAYERS: Array<[RegExp, number, string]> = [
 	[/^errors\.ts$|^transport\/services\.ts$/, 0, 'errors and service definitions'],
 	[/^transport\//, 1, 'transport'],
@@ -18,7 +25,8 @@ const LAYERS: Array<[RegExp, number, string]> = [
 	[/^actions\/(registry|router|node\.description)\.ts$/, 5, 'node assembly'],
 	[/^actions\//, 4, 'operations'],
 	[/^methods\//, 5, 'node assembly'],
-	[/^TimelineNavigation\.node\.ts$|^editions\//, 6, 'node class'],
+	// The combined node, and the single-service packages' nodes built from the same modules.
+	[/^TimelineNavigation\.node\.ts$|^editions\/\w+\/\w+\.node\.ts$/, 6, 'node class'],
 ];
 
 function layerOf(file: string): { level: number; name: string } {
@@ -36,31 +44,137 @@ function sourceFiles(dir: string): string[] {
 	});
 }
 
+/** Every module specifier a file names, however the import is written. */
+function moduleSpecifiers(fileName: string, text: string): string[] {
+	const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+	const found: string[] = [];
+	const visit = (node: ts.Node): void => {
+		if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+			found.push(node.moduleSpecifier.text);
+		} else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+			found.push(node.moduleReference.expression.text);
+		} else if (
+			ts.isCallExpression(node) &&
+			(node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require')) &&
+			node.arguments.length > 0 &&
+			ts.isStringLiteralLike(node.arguments[0])
+		) {
+			found.push(node.arguments[0].text);
+		} else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+			found.push(node.argument.literal.text); // `typeof import('./x')` in a type
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return found;
+}
+
+const RESOLUTION: ts.CompilerOptions = { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10, resolveJsonModule: true };
+
+/** The files a module imports by a relative path, resolved as tsc resolves them. */
 function relativeImports(file: string): string[] {
-	const text = readFileSync(file, 'utf8');
-	return [...text.matchAll(/from\s+'(\.[^']+)'/g)].map((match) => resolve(dirname(file), `${match[1]}.ts`));
+	return moduleSpecifiers(file, readFileSync(file, 'utf8'))
+		.filter((specifier) => specifier.startsWith('.'))
+		.map((specifier) => {
+			const resolved = ts.resolveModuleName(specifier, file, RESOLUTION, ts.sys).resolvedModule?.resolvedFileName;
+			if (!resolved) throw new Error(`${relative(ROOT, file)} imports "${specifier}", which resolves to no file`);
+			return resolve(resolved);
+		});
+}
+
+/** One cycle through each group of modules that import one another, as `a → b → a`. */
+function importCycles(graph: Map<string, string[]>): string[][] {
+	// Tarjan's strongly connected components; a component of two or more, or a module importing
+	// itself, holds a cycle, named by walking from its first module back to it inside it.
+	let index = 0;
+	const order = new Map<string, number>();
+	const low = new Map<string, number>();
+	const stack: string[] = [];
+	const components: string[][] = [];
+	const connect = (module: string): void => {
+		order.set(module, index);
+		low.set(module, index++);
+		stack.push(module);
+		for (const next of graph.get(module) ?? []) {
+			if (!order.has(next)) {
+				connect(next);
+				low.set(module, Math.min(low.get(module)!, low.get(next)!));
+			} else if (stack.includes(next)) {
+				low.set(module, Math.min(low.get(module)!, order.get(next)!));
+			}
+		}
+		if (low.get(module) === order.get(module)) {
+			const component: string[] = [];
+			let member: string;
+			do {
+				member = stack.pop()!;
+				component.push(member);
+			} while (member !== module);
+			components.push(component);
+		}
+	};
+	for (const module of [...graph.keys()].sort()) if (!order.has(module)) connect(module);
+
+	return components
+		.filter((component) => component.length > 1 || (graph.get(component[0]) ?? []).includes(component[0]))
+		.map((component) => {
+			const members = new Set(component);
+			const start = [...component].sort()[0];
+			const path = [start];
+			const seen = new Set([start]);
+			const walk = (from: string): boolean => {
+				for (const next of graph.get(from) ?? []) {
+					if (next === start) return true;
+					if (members.has(next) && !seen.has(next)) {
+						seen.add(next);
+						path.push(next);
+						if (walk(next)) return true;
+						path.pop();
+					}
+				}
+				return false;
+			};
+			walk(start);
+			return [...path, start];
+		});
 }
 
 describe('the action node’s layers', () => {
 	const files = sourceFiles(NODE_DIR);
+	const imports = new Map(files.map((file) => [file, relativeImports(file)]));
+	const name = (file: string) => relative(NODE_DIR, file).split('\\').join('/');
 
 	it('puts every module in a layer', () => {
 		expect(files.length).toBeGreaterThan(30);
 		for (const file of files) expect(() => layerOf(file)).not.toThrow();
 	});
 
+	it('reads the imports that tie the modules together: each one but the node classes is imported', () => {
+		const imported = new Set([...imports.values()].flat());
+		expect(files.filter((file) => !imported.has(file)).map(name)).toEqual([
+			'TimelineNavigation.node.ts',
+			'editions/ChatAppMessaging/ChatAppMessaging.node.ts',
+			'editions/TimelineNavigationService/TimelineNavigationService.node.ts',
+		]);
+	});
+
 	it('has no module importing from a layer above its own', () => {
 		const upward: string[] = [];
 		for (const file of files) {
 			const own = layerOf(file);
-			for (const target of relativeImports(file).filter((path) => path.startsWith(NODE_DIR))) {
+			for (const target of imports.get(file)!.filter((path) => path.startsWith(NODE_DIR))) {
 				const imported = layerOf(target);
 				if (imported.level > own.level) {
-					upward.push(`${relative(NODE_DIR, file)} (${own.name}) imports ${relative(NODE_DIR, target)} (${imported.name})`);
+					upward.push(`${name(file)} (${own.name}) imports ${name(target)} (${imported.name})`);
 				}
 			}
 		}
 		expect(upward).toEqual([]);
+	});
+
+	it('has no import cycle among its modules', () => {
+		const graph = new Map(files.map((file) => [file, imports.get(file)!.filter((path) => path.startsWith(NODE_DIR))]));
+		expect(importCycles(graph).map((cycle) => cycle.map(name).join(' → '))).toEqual([]);
 	});
 
 	it('keeps the credentials and the trigger off the action node, but for the services’ definitions', () => {
@@ -71,5 +185,37 @@ describe('the action node’s layers', () => {
 				.map((path) => `${relative(ROOT, file)} imports ${relative(ROOT, path)}`),
 		);
 		expect(reached).toEqual([]);
+	});
+});
+
+describe('how imports are read (the checks above rely on it)', () => {
+	it('finds an import however it is written', () => {
+		const text = [
+			`import { a } from "./double";`,
+			`import type { B } from './typeOnly';`,
+			`import './sideEffect';`,
+			`export { c } from "../reExported";`,
+			`export * from './star';`,
+			`import d = require('./required');`,
+			`const e = require("./commonjs");`,
+			`async function f() { return import('./dynamic'); }`,
+			`type G = typeof import('./inType');`,
+			`const notAnImport = "from './nothing'";`,
+		].join('\n');
+		expect(moduleSpecifiers('sample.ts', text)).toEqual([
+			'./double', './typeOnly', './sideEffect', '../reExported', './star', './required', './commonjs', './dynamic', './inType',
+		]);
+	});
+
+	it('names each cycle once, from its first module back to it, and leaves a chain alone', () => {
+		const graph = new Map([
+			['a', ['b']],
+			['b', ['c']],
+			['c', ['a', 'd']],
+			['d', []],
+			['e', ['e']],
+			['f', ['d']],
+		]);
+		expect(importCycles(graph)).toEqual([['a', 'b', 'c', 'a'], ['e', 'e']]);
 	});
 });

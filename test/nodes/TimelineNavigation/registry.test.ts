@@ -3,7 +3,8 @@
 // table of valid calls, and the bad-input suite's coverage check, fail with its name.
 import type { RegisteredOperation } from '../../../nodes/TimelineNavigation/actions/registry';
 import { OPERATIONS } from '../../../nodes/TimelineNavigation/actions/registry';
-import { OPERATION_CASES, operationCases, requireEveryOperation, uncovered } from '../../support/operation-cases';
+import { SERVICES } from '../../../nodes/TimelineNavigation/transport/services';
+import { operationCases, requireEveryOperation, uncovered, VALID_CALLS } from '../../support/operation-cases';
 
 /** The registry as it would be after someone added Timeline → Archive and nothing else. */
 function withNewOperation(): RegisteredOperation[] {
@@ -23,8 +24,23 @@ describe('the operation registry', () => {
 		expect(new Set(OPERATIONS.map((op) => op.label)).size).toBe(OPERATIONS.length);
 	});
 
-	it('has a valid call for every registered operation, so faults and secrets are tried on each', () => {
-		expect(OPERATION_CASES.map((op) => op.key)).toEqual(OPERATIONS.map((op) => op.key));
+	it("gives every operation its service's credential: the messaging key for messages, the timeline key for the rest", () => {
+		// Which service each resource belongs to, as the two service documents split them.
+		const credentialOf: Record<string, string> = {
+			anchor: 'timelineNavigationApi',
+			event: 'timelineNavigationApi',
+			item: 'timelineNavigationApi',
+			time: 'timelineNavigationApi',
+			timeline: 'timelineNavigationApi',
+			message: 'chatAppMessagingApi',
+		};
+		expect(Object.fromEntries(OPERATIONS.map((op) => [op.key, SERVICES[op.resource.service].credentialType]))).toEqual(
+			Object.fromEntries(OPERATIONS.map((op) => [op.key, credentialOf[op.resource.value]])),
+		);
+	});
+
+	it('has a valid call for every registered operation and none for an operation it no longer has, so faults and secrets are tried on each', () => {
+		expect(Object.keys(VALID_CALLS).sort()).toEqual(OPERATIONS.map((op) => op.key).sort());
 	});
 
 	it('an operation registered without a valid call makes the table, and so every suite using it, fail with its name', () => {
