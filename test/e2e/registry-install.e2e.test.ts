@@ -5,10 +5,9 @@
  * N8N_COMMUNITY_PACKAGES_REGISTRY, pointed at it. Through the REST calls the Settings page
  * makes: install the built version, the nodes load and a workflow runs against the sandbox; the
  * next patch version is published and the update installs it over the old one; the page lists
- * it (screenshot); uninstall removes the nodes. Saved-workflow fixtures (Send Template at
- * version 1 with its earlier list and at 1.1, a timeline chain, the trigger and its reply) run
- * before and after the update with the requests they recorded (savedWorkflows.ts). How that n8n
- * is set up: communityNodes.ts.
+ * it (screenshot); uninstall removes the nodes. Saved-workflow fixtures (Send Template, a
+ * timeline chain, the trigger and its reply) run before and after the update with the requests
+ * they recorded (savedWorkflows.ts). How that n8n is set up: communityNodes.ts.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

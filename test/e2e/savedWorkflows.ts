@@ -23,14 +23,10 @@ import {
 } from '../support/saved-workflows';
 import { onceRegistered, sandbox } from './support';
 
-/**
- * The fixtures the update test runs: Send Template at version 1 with the list saved before the
- * numbered placeholders and at 1.1, the timeline chain, and the trigger with its reply.
- */
+/** The fixtures the update test runs: Send Template, the timeline chain, and the trigger with its reply. */
 export const UPDATE_FIXTURES = [
-	'action-template-earlier-list@1.json',
-	'action-template@1.1.json',
-	'action-timeline@1.1.json',
+	'action-template@1.json',
+	'action-timeline@1.json',
 	'trigger-reply@1.1.json',
 ];
 

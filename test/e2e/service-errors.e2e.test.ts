@@ -73,7 +73,7 @@ function chainWorkflow(cases: Case[], wrong: StoredCredential[]): WorkflowJson {
 			id: randomUUID(),
 			name: c.name,
 			type: NODE_TYPES.action,
-			typeVersion: 1.1,
+			typeVersion: 1,
 			position: [220 * (i + 1), 0],
 			parameters: c.parameters,
 			onError: 'continueRegularOutput',
