@@ -30,8 +30,6 @@ const MAX_WRITERS = 32;
 
 /** Where the stored memory lives in the node's static data. */
 export const STORED_MEMORY_KEY = 'repeatMemory';
-/** The earlier format (every key with its time in one object, rebuilt per delivery). */
-const LEGACY_KEY = 'deliveries';
 
 export interface StoredGeneration {
 	/** Time of the generation's first key (ms since the epoch). */
@@ -238,7 +236,6 @@ export function deliveryMemory(
 			}
 			const wroteBack = local ? writeBackOwnKeys(stored, local, now) : false;
 			if (first || wroteBack) {
-				if (LEGACY_KEY in staticData) delete staticData[LEGACY_KEY];
 				// Assigned through n8n's observable static data, so n8n knows to save it.
 				staticData[STORED_MEMORY_KEY] = stored as unknown as IDataObject;
 			}
