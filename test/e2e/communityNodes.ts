@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { EXAMPLE_FILES, readExample } from '../../tools/n8n/examples';
-import { NODE_TYPES, PACKAGE_NAME, freePort, startN8n, type N8nInstance, type WorkflowJson } from '../../tools/n8n/instance';
+import { NODE_TYPES, PACKAGE_NAME, freePort, startN8n, type N8nClient, type N8nInstance, type WorkflowJson } from '../../tools/n8n/instance';
 import type { LocalRegistry } from '../../tools/n8n/registry';
 import { ARTIFACTS_DIR, type Log, type N8nRuntime } from '../../tools/n8n/runtime';
 import { sandbox } from './support';
@@ -29,19 +29,32 @@ export interface InstalledPackage {
 	failedLoading?: boolean;
 }
 
-/** A fresh n8n without this package, installing community packages from `registry`. */
+/** The log file of an n8n started by startN8nWithRegistry. */
+export function registryN8nLogFile(logName: string, runtime: N8nRuntime): string {
+	return path.join(ARTIFACTS_DIR, 'e2e', `n8n-${logName}-${runtime.id}.log`);
+}
+
+/**
+ * An n8n without this package (unless its user folder holds packages already), installing
+ * community packages from `registry`.
+ */
 export async function startN8nWithRegistry(o: {
 	runtime: N8nRuntime;
 	registry: LocalRegistry;
 	/** Names the log file: .artifacts/e2e/n8n-<logName>-<runtime>.log */
 	logName: string;
 	log: Log;
+	/** A user folder that outlives the instance (to start n8n again on it); default a fresh temp one. */
+	userFolder?: string;
+	/** Settings on top of (or, set to undefined, instead of) the ones below. */
+	env?: Record<string, string | undefined>;
 }): Promise<N8nInstance> {
 	return startN8n({
 		runtime: o.runtime,
 		port: await freePort(),
 		withoutPackage: true,
-		logFile: path.join(ARTIFACTS_DIR, 'e2e', `n8n-${o.logName}-${o.runtime.id}.log`),
+		userFolder: o.userFolder,
+		logFile: registryN8nLogFile(o.logName, o.runtime),
 		log: o.log,
 		publicApiKey: false, // n8n 1.x switches its public API off in test mode; the editor's REST calls are used
 		env: {
@@ -49,6 +62,7 @@ export async function startN8nWithRegistry(o: {
 			N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 			N8N_COMMUNITY_PACKAGES_REGISTRY: o.registry.url,
+			...o.env,
 		},
 	});
 }
@@ -64,11 +78,16 @@ export async function setCustomRegistryFeature(n8n: N8nInstance, enabled: boolea
 }
 
 /**
- * Which of the package's node types the editor is served (`/types/nodes.json`). n8n rewrites that
- * file in the background after an install, update or uninstall, so this polls (up to 20 s) until
- * the file is complete and serves `expected`; it returns what was served last.
+ * Which of the node types `among` (default: this package's) the editor is served
+ * (`/types/nodes.json`). n8n rewrites that file in the background after an install, update or
+ * uninstall, so this polls (up to 20 s) until the file is complete and serves `expected`; it
+ * returns what was served last.
  */
-export async function servedNodeTypes(n8n: N8nInstance, expected: string[]): Promise<string[]> {
+export async function servedNodeTypes(
+	n8n: N8nClient,
+	expected: string[],
+	among: string[] = Object.values(NODE_TYPES),
+): Promise<string[]> {
 	const deadline = Date.now() + 20_000;
 	let served: string[] = [];
 	for (;;) {
@@ -76,7 +95,7 @@ export async function servedNodeTypes(n8n: N8nInstance, expected: string[]): Pro
 		if (res.status !== 200) throw new Error(`/types/nodes.json answered HTTP ${res.status}`);
 		try {
 			const names = ((await res.json()) as Array<{ name: string }>).map((t) => t.name);
-			served = Object.values(NODE_TYPES).filter((type) => names.includes(type));
+			served = among.filter((type) => names.includes(type));
 		} catch {
 			// caught while n8n was writing it
 		}
@@ -85,9 +104,9 @@ export async function servedNodeTypes(n8n: N8nInstance, expected: string[]): Pro
 	}
 }
 
-/** The package.json of the copy n8n installed, if any. */
-export function installedManifest(n8n: N8nInstance): { version: string } | undefined {
-	const file = path.join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json');
+/** The package.json of the copy n8n installed of this package (or another), if any. */
+export function installedManifest(n8n: N8nClient, name = PACKAGE_NAME): { version: string } | undefined {
+	const file = path.join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', name, 'package.json');
 	return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined;
 }
 
@@ -148,9 +167,25 @@ export async function anchorThroughWebhook(n8n: N8nInstance, webhookPath: string
 	return { status: res.status, body, received };
 }
 
-/** What the editor does on Save, then Publish (Activate on 1.x); returns the webhook's path. */
-export async function saveAndActivate(n8n: N8nInstance, workflow: WorkflowJson): Promise<string> {
+/** What the editor does on Save, then Publish (Activate on 1.x); returns the workflow's id. */
+export async function publishWorkflow(n8n: N8nClient, workflow: WorkflowJson): Promise<string> {
 	const created = (await n8n.rest('POST', '/workflows', { ...workflow, active: false })).body;
 	await n8n.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
+	return String(created.id);
+}
+
+/** publishWorkflow for a workflow that starts at a Webhook node; returns the webhook's path. */
+export async function saveAndActivate(n8n: N8nClient, workflow: WorkflowJson): Promise<string> {
+	await publishWorkflow(n8n, workflow);
 	return workflow.nodes[0].parameters.path;
+}
+
+/** Settings → Community Nodes → Install, as the page asks n8n; an error answer is returned, not thrown. */
+export async function installThroughSettings(n8n: N8nClient, name: string) {
+	return n8n.rest('POST', '/community-packages', { name, verify: false }, { allowError: true });
+}
+
+/** Settings → Community Nodes → Uninstall, as the page asks n8n. */
+export async function uninstallThroughSettings(n8n: N8nClient, name: string): Promise<void> {
+	await n8n.rest('DELETE', `/community-packages?name=${encodeURIComponent(name)}`);
 }

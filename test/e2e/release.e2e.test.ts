@@ -2,9 +2,9 @@
  * The release path, end to end, on a clean clone of the committed code: `npm run release -- patch
  * --ci` bumps the version, writes the CHANGELOG.md entry from the commits since the last tag,
  * commits and tags, and publishes nothing (publishing with provenance is publish.yml's job, from
- * the tag). The build the release made is then packed and published to the local registry (as
- * publish.yml does to npm), installed through Settings → Community Nodes and run against the
- * sandbox.
+ * the tag). The three packages of the build the release made are then packed and published to the
+ * local registry (as publish.yml does to npm), installed through Settings → Community Nodes into
+ * one n8n, and each action node run against the sandbox.
  *
  * The clone gets a tag for the version it holds (v<version> at HEAD, the previous release) and
  * two commits after it, so the entry it must write is known. It shares the project's
@@ -16,11 +16,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { e2eRuntime } from './environment';
-import { NODE_TYPES, PACKAGE_NAME, packPackage, type N8nInstance } from '../../tools/n8n/instance';
+import type { N8nInstance } from '../../tools/n8n/instance';
 import { startRegistry, type LocalRegistry } from '../../tools/n8n/registry';
 import { ARTIFACTS_DIR, PROJECT_ROOT } from '../../tools/n8n/runtime';
-import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
+import { sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 import * as community from './communityNodes';
+import { API_CREDENTIALS, actionUse, tryUses, working } from './credentialUse';
+import { SHIPPED, nodeTypesOf, packAndPublish } from './shippedPackages';
 import { env } from './support';
 
 jest.setTimeout(300_000);
@@ -156,35 +158,28 @@ describe(`npm run release on a clean clone, then install through Community Nodes
 		expect(changelog.match(/^# Changelog$/gm)).toHaveLength(1);
 	});
 
-	test(`the released build, published to the registry, installs through Community Nodes as ${NEXT}`, async () => {
-		const tarball = packPackage(scratch, clone);
-		expect(path.basename(tarball)).toBe(`${PACKAGE_NAME}-${NEXT}.tgz`);
-		registry.publish(tarball);
-		expect(await registry.versions(PACKAGE_NAME)).toEqual([NEXT]);
+	test(`the three packages of the released build, published to the registry, install through Community Nodes as ${NEXT}`, async () => {
+		const tarballs = packAndPublish(SHIPPED, scratch, registry, clone);
+		expect([...tarballs.values()].map((tarball) => path.basename(tarball))).toEqual(SHIPPED.map((pkg) => `${pkg.name}-${NEXT}.tgz`));
+		for (const pkg of SHIPPED) expect({ name: pkg.name, versions: await registry.versions(pkg.name) }).toEqual({ name: pkg.name, versions: [NEXT] });
 
 		await community.setCustomRegistryFeature(n8n, true);
-		const install = await n8n.rest<community.InstalledPackage>('POST', '/community-packages', { name: PACKAGE_NAME, verify: false });
-		expect(install.body).toEqual(
-			expect.objectContaining({
-				packageName: PACKAGE_NAME,
-				installedVersion: NEXT,
-				installedNodes: expect.arrayContaining(Object.values(NODE_TYPES).map((type) => expect.objectContaining({ type }))),
-			}),
-		);
-		expect(community.installedManifest(n8n)?.version).toBe(NEXT);
-		expect(await community.servedNodeTypes(n8n, Object.values(NODE_TYPES))).toEqual(Object.values(NODE_TYPES).sort());
+		for (const pkg of SHIPPED) {
+			const install = await community.installThroughSettings(n8n, pkg.name);
+			expect({ status: install.status, message: install.body?.message }).toEqual({ status: 200, message: undefined });
+			expect(install.body).toEqual(expect.objectContaining({ packageName: pkg.name, installedVersion: NEXT }));
+			expect((install.body as community.InstalledPackage).installedNodes.map((node) => node.type).sort()).toEqual(nodeTypesOf([pkg]).sort());
+			expect(community.installedManifest(n8n, pkg.name)?.version).toBe(NEXT);
+		}
+		expect(await community.servedNodeTypes(n8n, nodeTypesOf(SHIPPED), nodeTypesOf(SHIPPED))).toEqual(nodeTypesOf(SHIPPED).sort());
 	});
 
-	test(`a workflow with the installed ${NEXT} node reaches the sandbox`, async () => {
-		const [credential] = await n8n.importCredentials(
-			sandboxCredentials(env.sandbox).filter((c) => c.name === SANDBOX_CREDENTIAL_NAMES.timeline),
-		);
-		const webhookPath = await community.saveAndActivate(n8n, community.anchorWorkflow(`Release ${NEXT}: anchor from a webhook`, credential));
-
-		const run = await community.anchorThroughWebhook(n8n, webhookPath, true);
-		expect(run.status).toBe(200);
-		expect(JSON.parse(run.body).anchor_id).toMatch(/^anc_/);
-		expect(run.received).toHaveLength(1);
-		expect(run.received[0].responseStatus).toBe(200);
+	test(`each installed ${NEXT} action node reaches the sandbox with its saved credential`, async () => {
+		const saved = await n8n.importCredentials(sandboxCredentials(env.sandbox));
+		const uses = SHIPPED.map((pkg) => {
+			const type = pkg.credentials.find((t) => API_CREDENTIALS.includes(t));
+			return actionUse(pkg.nodes.action, saved.find((c) => c.type === type)!);
+		});
+		expect(await tryUses(n8n, uses, `Release ${NEXT}`)).toEqual(working(uses));
 	});
 });

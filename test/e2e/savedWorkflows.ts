@@ -21,6 +21,7 @@ import {
 	type FixtureFile,
 	type SentRequest,
 } from '../support/saved-workflows';
+import { publishWorkflow } from './communityNodes';
 import { onceRegistered, sandbox } from './support';
 
 /** The fixtures the update test runs: Send Template, the timeline chain, and the trigger with its reply. */
@@ -56,11 +57,6 @@ export interface ActiveFixture {
 	run(round: number): Promise<RealRun>;
 }
 
-async function saveAndActivate(n8n: N8nInstance, workflow: WorkflowJson): Promise<void> {
-	const created = (await n8n.rest('POST', '/workflows', { ...workflow, active: false })).body;
-	await n8n.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
-}
-
 async function requestsSoFar(): Promise<SentRequest[]> {
 	return comparable(sentRequests(await sandbox.requests({ pathPrefix: '/v1/' })));
 }
@@ -89,7 +85,7 @@ export async function activateFixture(n8n: N8nInstance, file: FixtureFile, crede
 
 	if (!trigger) {
 		const path = randomUUID();
-		await saveAndActivate(n8n, withWebhookStart(workflow, path));
+		await publishWorkflow(n8n, withWebhookStart(workflow, path));
 		return {
 			id: file.id,
 			expected: { requests: fixture.expected.requests },
@@ -104,7 +100,7 @@ export async function activateFixture(n8n: N8nInstance, file: FixtureFile, crede
 
 	// The same workflow imported twice would share the trigger's URL: give this import its own.
 	trigger.webhookId = randomUUID();
-	await saveAndActivate(n8n, workflow);
+	await publishWorkflow(n8n, workflow);
 	const url = `${n8n.webhookBaseUrl}/${trigger.webhookId}/chat-app`;
 	return {
 		id: file.id,

@@ -9,7 +9,7 @@ import { CHAT_APP_MESSAGING, TIMELINE_NAVIGATION } from '../../tools/packages/pa
 import { startSandbox, type Sandbox } from '../../tools/sandbox/server';
 
 const MESSAGING_NODE = `${CHAT_APP_MESSAGING.name}.chatAppMessaging`;
-const MESSAGING_TRIGGER = `${CHAT_APP_MESSAGING.name}.chatAppMessagingTrigger`;
+const MESSAGING_TRIGGER = `${CHAT_APP_MESSAGING.name}.chatAppTrigger`;
 const TIMELINE_NODE = `${TIMELINE_NAVIGATION.name}.timelineNavigationService`;
 
 let sandbox: Sandbox;

@@ -47,7 +47,7 @@ const descriptionOf = (definition: PackageDefinition, node: string): INodeTypeDe
 /** What each package holds, as a user sees it in n8n: node types and credential types. */
 const EXPECTED = [
 	[COMBINED, ['chatAppMessagingTrigger', 'timelineNavigation'], ['chatAppMessagingApi', 'chatAppWebhookBasicAuthApi', 'chatAppWebhookHeaderAuthApi', 'timelineNavigationApi']],
-	[CHAT_APP_MESSAGING, ['chatAppMessaging', 'chatAppMessagingTrigger'], ['chatAppMessagingApi', 'chatAppWebhookBasicAuthApi', 'chatAppWebhookHeaderAuthApi']],
+	[CHAT_APP_MESSAGING, ['chatAppMessaging', 'chatAppTrigger'], ['chatAppMessagingApi', 'chatAppWebhookBasicAuthApi', 'chatAppWebhookHeaderAuthApi']],
 	[TIMELINE_NAVIGATION, ['timelineNavigationService'], ['timelineNavigationApi']],
 ] as const;
 

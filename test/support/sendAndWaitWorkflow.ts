@@ -14,6 +14,8 @@ export function sendAndWaitWorkflow(o: {
 	messaging: StoredCredential;
 	/** The Ask node's parameters besides resource, operation and To. */
 	ask: Record<string, unknown>;
+	/** The action node type asking (default the combined package's). */
+	actionType?: string;
 }): WorkflowJson {
 	const node = workflowNode;
 	return {
@@ -22,7 +24,7 @@ export function sendAndWaitWorkflow(o: {
 			node('Webhook', 'n8n-nodes-base.webhook', 2.1, 0, { httpMethod: 'POST', path: o.path, options: {} }, { webhookId: randomUUID() }),
 			node(
 				'Ask',
-				NODE_TYPES.action,
+				o.actionType ?? NODE_TYPES.action,
 				1,
 				220,
 				{ resource: 'message', operation: 'sendAndWait', to: o.to, ...o.ask },

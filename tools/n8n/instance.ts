@@ -761,7 +761,13 @@ async function request(
 			},
 			body: body !== undefined ? JSON.stringify(body) : undefined,
 		});
-	let res = await send();
+	let res = await send().catch(async (err) => {
+		// n8n closes an idle kept-alive connection after 5 s; when this process was too busy to
+		// notice in time (a loaded machine, a blocking child process), the request goes out on the
+		// closed connection and never reaches n8n: it is safe to send again, once.
+		if ((err as { cause?: { code?: string } })?.cause?.code !== 'UND_ERR_SOCKET') throw err;
+		return send();
+	});
 	// On a saturated machine n8n's database ping can time out and n8n then answers 503
 	// ("Database is not ready!") for a while: a read is safe to repeat.
 	for (let attempt = 1; res.status === 503 && method === 'GET' && attempt <= 30; attempt++) {

@@ -64,9 +64,12 @@ export function byRole(stored: StoredCredential[]): Record<keyof typeof SANDBOX_
 	};
 }
 
-/** The headers the sandbox sends with each webhook so that this workflow's trigger accepts it. */
-export function webhookHeadersFor(workflow: WorkflowJson): Record<string, string> {
-	const trigger = workflow.nodes.find((n) => n.type === NODE_TYPES.trigger);
+/**
+ * The headers the sandbox sends with each webhook so that this workflow's trigger (of type
+ * `triggerType`, default the combined package's) accepts it.
+ */
+export function webhookHeadersFor(workflow: WorkflowJson, triggerType: string = NODE_TYPES.trigger): Record<string, string> {
+	const trigger = workflow.nodes.find((n) => n.type === triggerType);
 	const auth = trigger?.parameters?.authentication;
 	if (auth === 'basicAuth') {
 		const token = Buffer.from(`${SANDBOX_WEBHOOK_AUTH.user}:${SANDBOX_WEBHOOK_AUTH.password}`).toString('base64');

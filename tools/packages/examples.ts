@@ -22,7 +22,7 @@ const EDITION_NODES: Record<string, { resources: string[]; action: string; trigg
 	[CHAT_APP_MESSAGING.name]: {
 		resources: MESSAGING_RESOURCES.map((resource) => resource.value),
 		action: `${CHAT_APP_MESSAGING.name}.chatAppMessaging`,
-		trigger: `${CHAT_APP_MESSAGING.name}.chatAppMessagingTrigger`,
+		trigger: `${CHAT_APP_MESSAGING.name}.chatAppTrigger`,
 	},
 	[TIMELINE_NAVIGATION.name]: {
 		resources: TIMELINE_RESOURCES.map((resource) => resource.value),

@@ -21,9 +21,8 @@ export interface PackageDefinition {
 	keywords: string[];
 	/** As n8n reads them from package.json: built files under dist/. */
 	n8n: { n8nNodesApiVersion: number; nodes: string[]; credentials: string[] };
-	/** The README and CHANGELOG that go with it, from the project root. */
+	/** The README that goes with it (what npm shows), from the project root. */
 	readme: string;
-	changelog: string;
 }
 
 type RootPackageJson = Record<string, unknown> & Pick<PackageDefinition, 'name' | 'description' | 'keywords' | 'n8n'> & { version: string };
@@ -34,8 +33,8 @@ export function rootPackageJson(): RootPackageJson {
 
 const root = rootPackageJson();
 
-/** Where each edition's README and CHANGELOG live. */
-const editionDocs = (name: string) => ({ readme: `docs/editions/${name}/README.md`, changelog: `docs/editions/${name}/CHANGELOG.md` });
+/** Where each edition's README lives. */
+const editionDocs = (name: string) => ({ readme: `docs/editions/${name}/README.md` });
 
 export const COMBINED: PackageDefinition = {
 	name: root.name,
@@ -43,7 +42,6 @@ export const COMBINED: PackageDefinition = {
 	keywords: root.keywords,
 	n8n: root.n8n,
 	readme: 'README.md',
-	changelog: 'CHANGELOG.md',
 };
 
 export const CHAT_APP_MESSAGING: PackageDefinition = {
@@ -58,7 +56,7 @@ export const CHAT_APP_MESSAGING: PackageDefinition = {
 			'dist/credentials/ChatAppWebhookBasicAuthApi.credentials.js',
 			'dist/credentials/ChatAppWebhookHeaderAuthApi.credentials.js',
 		],
-		nodes: ['dist/nodes/TimelineNavigation/editions/ChatAppMessaging/ChatAppMessaging.node.js', 'dist/nodes/ChatAppMessagingTrigger/ChatAppMessagingTrigger.node.js'],
+		nodes: ['dist/nodes/TimelineNavigation/editions/ChatAppMessaging/ChatAppMessaging.node.js', 'dist/nodes/ChatAppMessagingTrigger/editions/ChatAppTrigger/ChatAppTrigger.node.js'],
 	},
 	...editionDocs('n8n-nodes-chat-app-messaging'),
 };

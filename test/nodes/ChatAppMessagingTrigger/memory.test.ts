@@ -191,10 +191,7 @@ describe('the repeat memory', () => {
 		expect(n8nProcess(db).deliver('msg_2||', later + REMEMBERED_FOR_MS - 60_000)).toBe(false);
 	});
 
-	it('replaces the earlier format and an unreadable memory instead of failing', () => {
-		const legacy: IDataObject = { deliveries: { 'k:msg_1||': Date.now() } };
-		expect(deliveryMemory(legacy, undefined).firstDelivery('msg_2||')).toBe(true);
-		expect(legacy.deliveries).toBeUndefined();
+	it('replaces an unreadable memory instead of failing', () => {
 		const broken: IDataObject = { [STORED_MEMORY_KEY]: { gens: [{ t: 'yesterday' }] } };
 		expect(deliveryMemory(broken, undefined).firstDelivery('msg_1||')).toBe(true);
 		expect(deliveryMemory(broken, undefined).firstDelivery('msg_1||')).toBe(false);

@@ -1,0 +1,177 @@
+/**
+ * The single-service packages as their users meet them: a fresh n8n without the combined package,
+ * each edition installed from the local registry through Settings → Community Nodes (its REST
+ * calls, as registry-install.e2e.test.ts makes them), then a workflow of its service:
+ *
+ * - n8n-nodes-timeline-navigation-service: a webhook sets an anchor;
+ * - n8n-nodes-chat-app-messaging: a send (Send Template); Send and Wait for Response, its question
+ *   answered in headless Chromium; the inbound-reply example, the sandbox posting an inbound
+ *   message to the Chat-App Trigger's production URL and receiving the workflow's reply.
+ *
+ * What the sandbox received is the evidence: it answers 401 to a wrong key and 422 to a refused
+ * message, and it records each request.
+ */
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { EXAMPLE_DATA, EXAMPLE_FILES, readExample, seedExampleData } from '../../tools/n8n/examples';
+import { wireCredentials, type N8nInstance, type StoredCredential } from '../../tools/n8n/instance';
+import { startRegistry, type LocalRegistry } from '../../tools/n8n/registry';
+import { sandboxCredentials, webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
+import { waitFor } from '../../tools/shared/wait';
+import { sendAndWaitWorkflow } from '../support/sendAndWaitWorkflow';
+import { status as statusDelivery } from '../support/trigger-payloads';
+import { openBrowser } from './browserSupport';
+import {
+	installThroughSettings,
+	publishWorkflow,
+	servedNodeTypes,
+	setCustomRegistryFeature,
+	startN8nWithRegistry,
+	type InstalledPackage,
+} from './communityNodes';
+import { actionUse, tryUses, working } from './credentialUse';
+import { e2eRuntime } from './environment';
+import { EDITIONS, MESSAGING_EDITION, TIMELINE_EDITION, nodeTypesOf, packAndPublish } from './shippedPackages';
+import { env, onceRegistered, sandbox } from './support';
+
+jest.setTimeout(300_000);
+
+const runtime = e2eRuntime();
+const log = (line: string) => process.stderr.write(line + '\n');
+const CUSTOMER = EXAMPLE_DATA.customerPhone;
+
+let scratch: string;
+let registry: LocalRegistry;
+let n8n: N8nInstance;
+let saved: StoredCredential[] | undefined;
+
+/** The sandbox credentials, saved once the packages that define their types are installed. */
+async function savedCredentials(): Promise<StoredCredential[]> {
+	saved ??= await n8n.importCredentials(sandboxCredentials(env.sandbox));
+	return saved;
+}
+const credential = async (type: string) => (await savedCredentials()).find((c) => c.type === type)!;
+
+beforeAll(async () => {
+	scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-editions-'));
+	registry = await startRegistry({ log });
+	packAndPublish(EDITIONS, scratch, registry);
+	n8n = await startN8nWithRegistry({ runtime, registry, logName: 'editions', log });
+	await setCustomRegistryFeature(n8n, true);
+	await sandbox.reset();
+	await sandbox.setWebhook(null);
+	await seedExampleData(sandbox);
+});
+
+afterAll(async () => {
+	await sandbox.setWebhook(null);
+	await n8n?.stop();
+	await registry?.stop();
+	if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The workflow's executions as the editor lists them (waiting ones included), newest first. */
+async function executionsOf(workflowId: string): Promise<Array<{ id: string; status: string }>> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	return (await n8n.rest('GET', `/executions?filter=${filter}`)).body.results;
+}
+
+describe(`the single-service packages from a registry, through Settings → Community Nodes (n8n ${runtime.n8nVersion})`, () => {
+	test.each(EDITIONS.map((edition) => [edition.name, edition]))('%s installs and its nodes load, without a restart', async (name, edition) => {
+		const res = await installThroughSettings(n8n, name);
+		expect({ status: res.status, message: res.body?.message }).toEqual({ status: 200, message: undefined });
+		const installed: InstalledPackage = res.body;
+		expect(installed.installedNodes.map((node) => node.type).sort()).toEqual(nodeTypesOf([edition]).sort());
+		expect(await servedNodeTypes(n8n, nodeTypesOf([edition]), nodeTypesOf(EDITIONS))).toEqual(
+			nodeTypesOf(EDITIONS.slice(0, EDITIONS.indexOf(edition) + 1)).sort(),
+		);
+	});
+
+	test(`${TIMELINE_EDITION.name}: a webhook sets an anchor, and ${MESSAGING_EDITION.name}: a webhook sends a template, each with its saved credential`, async () => {
+		const uses = [];
+		for (const edition of EDITIONS) uses.push(actionUse(edition.nodes.action, await credential(edition.credentials[0])));
+		expect(await tryUses(n8n, uses, 'Editions')).toEqual(working(uses));
+	});
+
+	test(`${MESSAGING_EDITION.name}: Send and Wait for Response asks over chat, Chromium approves, and the workflow goes on`, async () => {
+		await sandbox.inbound(CUSTOMER, 'Hi'); // opens the customer's 24-hour window
+		const webhookPath = `editions-send-and-wait-${randomUUID()}`;
+		const workflow = sendAndWaitWorkflow({
+			name: 'Edition: Send and Wait',
+			path: webhookPath,
+			to: CUSTOMER,
+			messaging: await credential(MESSAGING_EDITION.credentials[0]),
+			ask: { message: 'Ship order #1042 today?', approvalOptions: { values: { approvalType: 'single', approveLabel: 'Ship it' } } },
+			actionType: MESSAGING_EDITION.nodes.action,
+		});
+		const id = await publishWorkflow(n8n, workflow);
+		const started = await onceRegistered(() =>
+			fetch(`${n8n.webhookBaseUrl}/${webhookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+		);
+		expect(started.status).toBe(200);
+
+		const waiting = await waitFor(
+			'the execution to wait for the answer',
+			async () => (await executionsOf(id)).find((e) => e.status === 'waiting'),
+			{ timeoutMs: 60_000 },
+		);
+		const question = await waitFor(
+			'the question with its link in the sandbox',
+			async () => (await sandbox.messages({ phone: CUSTOMER })).find((m) => m.direction === 'outbound' && m.text?.startsWith('Ship order #1042 today?')),
+			{ timeoutMs: 30_000 },
+		);
+		const [link] = question.links!;
+		expect(link).toContain(`/webhook-waiting/${waiting.id}/`);
+
+		const browser = await openBrowser();
+		try {
+			await browser.page.goto(link);
+			await browser.page.getByRole('button', { name: 'Ship it' }).click();
+			await browser.page.getByText('Your answer was recorded: Ship it.').waitFor();
+			await browser.shot(`editions-send-and-wait-${runtime.id}.png`);
+		} finally {
+			await browser.close();
+		}
+		const finished = await waitFor(
+			'the execution to finish',
+			async () => (await executionsOf(id)).find((e) => e.id === waiting.id && e.status !== 'waiting' && e.status !== 'running'),
+			{ timeoutMs: 60_000 },
+		);
+		expect(finished.status).toBe('success');
+	});
+
+	test(`${MESSAGING_EDITION.name}: the inbound-reply example, published, answers a message the sandbox posts to the Chat-App Trigger`, async () => {
+		const file = path.join(MESSAGING_EDITION.name, EXAMPLE_FILES.inboundReply);
+		const example = wireCredentials(readExample(file), await savedCredentials());
+		const trigger = example.nodes.find((node) => node.type === MESSAGING_EDITION.nodes.trigger);
+		expect(trigger).toBeDefined();
+		await publishWorkflow(n8n, example);
+		const url = `${n8n.webhookBaseUrl}/${trigger!.webhookId}/chat-app`;
+		const headers = webhookHeadersFor(example, MESSAGING_EDITION.nodes.trigger);
+		expect(Object.keys(headers)).toHaveLength(1);
+		// the sandbox delivers once: wait until n8n has registered the URL (a status event is
+		// acknowledged without starting this inbound-only workflow)
+		await onceRegistered(() =>
+			fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ ...statusDelivery, message_id: `msg_${randomUUID()}` }) }),
+		);
+		await sandbox.setWebhook(url, headers);
+
+		const inbound = await sandbox.inbound(CUSTOMER, 'Is my order on its way?');
+		const reply = await waitFor(
+			'the reply to reach the sandbox',
+			async () =>
+				(await sandbox.requests({ method: 'POST', path: '/v1/messages' })).find(
+					(r) => (r.body as { to?: string }).to === CUSTOMER && String((r.body as { text?: string }).text).startsWith('Hi {first_name}, thanks'),
+				),
+			{ timeoutMs: 60_000 },
+		).catch(async (err) => {
+			const deliveries = await sandbox.webhookDeliveries();
+			throw new Error(`${err.message}; the sandbox's deliveries: ${JSON.stringify(deliveries.slice(-3))}`);
+		});
+		expect(reply.responseStatus).toBe(200);
+		expect(reply.body).toEqual(expect.objectContaining({ injected_fields: expect.objectContaining({ inbound_text: 'Is my order on its way?', received_at: inbound.timestamp }) }));
+	});
+});
