@@ -120,7 +120,7 @@ function usesOf(packages: readonly ShippedPackage[]): CredentialUse[] {
 /** Tries every use of the saved credentials in `packages`' nodes; each must work. */
 async function expectCredentialsWorkIn(packages: readonly ShippedPackage[]): Promise<void> {
 	const uses = usesOf(packages);
-	expect(await tryUses(n8n, uses, `Saved credentials in ${packages.map((p) => p.name).join(' and ')}`)).toEqual(working(uses));
+	expect(await tryUses(n8n, uses, `Saved credentials in ${packages.length} package(s)`)).toEqual(working(uses));
 }
 
 /** The saved API credential the package's action node sends with (its first API credential type). */

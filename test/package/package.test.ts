@@ -165,3 +165,13 @@ describe('each edition holds one service', () => {
 		expect(resources(COMBINED, 'timelineNavigation')).toEqual(['anchor', 'event', 'item', 'message', 'time', 'timeline']);
 	});
 });
+
+it('no two packages have a node of the same display name (n8n refuses to install the second: its table of installed nodes is keyed by display name)', () => {
+	const displayNames = PACKAGES.flatMap((definition) =>
+		Object.keys(loaders.get(definition.name)!.nodeTypes).map((node) => descriptionOf(definition, node).displayName),
+	);
+	expect(displayNames.sort()).toEqual(
+		['Chat-App Messaging', 'Chat-App Messaging Trigger', 'Chat-App Trigger', 'Timeline Navigation', 'Timeline Navigation & Chat-App Messaging'].sort(),
+	);
+	expect(new Set(displayNames).size).toBe(displayNames.length);
+});

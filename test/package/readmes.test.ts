@@ -55,7 +55,7 @@ describe.each(PACKAGE_CONTENTS.map(([definition, ...rest]) => [definition.name, 
 	it('names the package to install, in n8n and with npm', () => {
 		expect(readme).toMatch(new RegExp(`^# ${name}$`, 'm'));
 		expect(readme).toContain(`enter\n\`${name}\`, confirm`);
-		expect(readme).toContain(`npm install ${name}\n`);
+		expect(readme).toContain(`npm install ${name} --legacy-peer-deps\n`);
 	});
 
 	it('lists exactly the credentials of the package', () => {

@@ -32,6 +32,10 @@ describe('the action node as the editor shows it', () => {
 		expect(Object.keys((await currentViews()).operations).sort()).toEqual(Object.keys(approved.operations).sort());
 	});
 
+	it('stays light for the editor: its description is at most 90,000 characters of JSON (n8n sends it to every editor and AI tool)', () => {
+		expect(JSON.stringify(new TimelineNavigation().description).length).toBeLessThanOrEqual(90_000);
+	});
+
 	it('has the approved node settings (names, icon, subtitle, credentials per resource, operation choices)', async () => {
 		expect((await currentViews()).node).toEqual(approved.node);
 	});
