@@ -72,11 +72,11 @@ function prepareClone(): void {
 }
 
 /**
- * `npm run release -- patch --ci` in the clone (`--verbose`: the output shows every command it
- * runs), with npm's registry set to a closed local port: a release that tried to reach a
+ * The environment of npm commands in the clone: without jest's and an outer npm's variables, and
+ * with npm's registry set to a closed local port, so that a release that tried to reach a
  * registry (to publish, or to check an account) would fail.
  */
-function runRelease(): Promise<{ code: number | null; output: string }> {
+function cloneEnv(): NodeJS.ProcessEnv {
 	const childEnv: NodeJS.ProcessEnv = {};
 	for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) childEnv[k] = v;
 	// jest's NODE_ENV=test makes n8n's eslint plugin (in the release's lint) check its own test fixtures' names
@@ -84,11 +84,16 @@ function runRelease(): Promise<{ code: number | null; output: string }> {
 	// E2E_N8N narrows jest.e2e.config.js to one n8n version, and knip (in the lint) would then
 	// take the other version's setup files for unused ones
 	delete childEnv.E2E_N8N;
-	Object.assign(childEnv, {
+	return Object.assign(childEnv, {
 		npm_config_registry: 'http://127.0.0.1:9/', // the discard port: nothing listens there
 		npm_config_update_notifier: 'false',
 		GIT_TERMINAL_PROMPT: '0',
 	});
+}
+
+/** `npm run release -- patch --ci` in the clone (`--verbose`: the output shows every command it runs). */
+function runRelease(): Promise<{ code: number | null; output: string }> {
+	const childEnv = cloneEnv();
 	const child = spawn('npm', ['run', 'release', '--', 'patch', '--ci', '--verbose'], { cwd: clone, env: childEnv });
 	let output = '';
 	child.stdout.on('data', (d) => (output += d));
@@ -162,6 +167,9 @@ describe(`npm run release on a clean clone, then install through Community Nodes
 	});
 
 	test(`the three packages of the released build, published to the registry, install through Community Nodes as ${NEXT}`, async () => {
+		// as publish.yml does on the release's tag: build, then pack what the build assembled
+		const build = spawnSync('npm', ['run', 'build'], { cwd: clone, env: cloneEnv(), encoding: 'utf8' });
+		expect({ build: build.status, output: build.status ? `${build.stdout}${build.stderr}`.slice(-2000) : '' }).toEqual({ build: 0, output: '' });
 		const tarballs = packAndPublish(SHIPPED, scratch, registry, clone);
 		expect([...tarballs.values()].map((tarball) => path.basename(tarball))).toEqual(SHIPPED.map((pkg) => `${pkg.name}-${NEXT}.tgz`));
 		for (const pkg of SHIPPED) expect({ name: pkg.name, versions: await registry.versions(pkg.name) }).toEqual({ name: pkg.name, versions: [NEXT] });
