@@ -95,9 +95,12 @@ export async function searchCreator(page: Page, term: string, expected: string):
 	}
 }
 
-/** A new workflow whose first node is a manual trigger, with the node creator open for the next step. */
-export async function newWorkflowWithManualTrigger(page: Page): Promise<void> {
-	await page.goto(`${n8n.url}/workflow/new`);
+/**
+ * A new workflow (in the suite's n8n, or `target`) whose first node is a manual trigger, with the
+ * node creator open for the next step.
+ */
+export async function newWorkflowWithManualTrigger(page: Page, target: Pick<N8nConnectionInfo, 'url'> = n8n): Promise<void> {
+	await page.goto(`${target.url}/workflow/new`);
 	await page.locator('[data-test-id=canvas-plus-button]').click();
 	// "Trigger manually" in the unfiltered list; "Manual Trigger" once the search applies.
 	await searchCreator(page, 'manual', 'Manual Trigger');

@@ -8,6 +8,9 @@
  *   answered in headless Chromium; the inbound-reply example, the sandbox posting an inbound
  *   message to the Chat-App Trigger's production URL and receiving the workflow's reply.
  *
+ * In the editor (headless Chromium), the searches users type find each edition's node, and the
+ * messaging node is listed under Human review → Send and wait for response.
+ *
  * What the sandbox received is the evidence: it answers 401 to a wrong key and 422 to a refused
  * message, and it records each request.
  */
@@ -23,7 +26,7 @@ import { sandboxCredentials, webhookHeadersFor } from '../../tools/n8n/sandboxCr
 import { waitFor } from '../../tools/shared/wait';
 import { sendAndWaitWorkflow } from '../support/sendAndWaitWorkflow';
 import { status as statusDelivery } from '../support/trigger-payloads';
-import { openBrowser } from './browserSupport';
+import { creatorItem, newWorkflowWithManualTrigger, openBrowser, searchCreator, signIn } from './browserSupport';
 import {
 	installThroughSettings,
 	publishWorkflow,
@@ -42,6 +45,8 @@ jest.setTimeout(300_000);
 const runtime = e2eRuntime();
 const log = (line: string) => process.stderr.write(line + '\n');
 const CUSTOMER = EXAMPLE_DATA.customerPhone;
+/** The node panel's entry for n8n's Send and Wait nodes: "Human review" in 2.x, "Human in the loop" in 1.x. */
+const HUMAN_REVIEW = runtime.n8nVersion.startsWith('1.') ? 'Human in the loop' : 'Human review';
 
 let scratch: string;
 let registry: LocalRegistry;
@@ -88,6 +93,32 @@ describe(`the single-service packages from a registry, through Settings → Comm
 		expect(await servedNodeTypes(n8n, nodeTypesOf([edition]), nodeTypesOf(EDITIONS))).toEqual(
 			nodeTypesOf(EDITIONS.slice(0, EDITIONS.indexOf(edition) + 1)).sort(),
 		);
+	});
+
+	test(`in the editor, the searches users type find each edition's node, and ${MESSAGING_EDITION.name}'s is listed under Human review (screenshot)`, async () => {
+		const browser = await openBrowser();
+		const { page } = browser;
+		try {
+			await signIn(page, n8n);
+			await newWorkflowWithManualTrigger(page, n8n);
+			for (const term of ['send and wait', 'approval', 'human', 'chat', 'sms']) {
+				expect({ term, found: await searchCreator(page, term, 'Chat-App Messaging') }).toEqual({ term, found: expect.arrayContaining(['Chat-App Messaging']) });
+			}
+			for (const term of ['timeline', 'time travel']) {
+				expect({ term, found: await searchCreator(page, term, 'Timeline Navigation') }).toEqual({ term, found: expect.arrayContaining(['Timeline Navigation']) });
+			}
+			await page.locator('[data-test-id=node-creator-search-bar]').fill('');
+			const creator = page.locator('[data-test-id=node-creator]');
+			await creator.getByText(HUMAN_REVIEW, { exact: true }).click();
+			await creator.getByText('Send and wait for response', { exact: true }).waitFor();
+			await creatorItem(page, 'Chat-App Messaging').waitFor();
+			await browser.shot(`editions-human-review-${runtime.id}.png`);
+		} catch (err) {
+			await browser.shot(`editions-human-review-failure-${runtime.id}.png`).catch(() => undefined);
+			throw err;
+		} finally {
+			await browser.close();
+		}
 	});
 
 	test(`${TIMELINE_EDITION.name}: a webhook sets an anchor, and ${MESSAGING_EDITION.name}: a webhook sends a template, each with its saved credential`, async () => {
