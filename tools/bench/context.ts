@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { CREDENTIAL_TYPES, freePort, startN8n, type N8nInstance, type StoredCredential } from '../n8n/instance';
 import { N8N_VERSION, NODE_VERSION } from '../n8n/runtime';
 import { CEILING_CREDENTIAL_TYPE, CEILING_PACKAGE, packCeilingPackage } from './ceiling/pack';
+import { packUncachedVariants } from './uncached';
 import type { Config } from './config';
 import type { SandboxProcess } from './measure';
 import type { BenchResults } from './report';
@@ -81,8 +82,11 @@ export async function startBench(cfg: Config, services: Services, profileDir: st
 			env: { ...env, ...extraEnv },
 			// For experiments: install this packed package instead of packing the checkout.
 			packageTarball: process.env.BENCH_TARBALL || undefined,
-			// The ceiling fixture, next to this package (never part of its dist).
-			extraPackages: [{ name: CEILING_PACKAGE.name, tarball: packCeilingPackage(path.join(cfg.outDir, 'ceiling')) }],
+			// The ceiling fixture and the copies without a cache, next to this package (never part of its dist).
+			extraPackages: [
+				{ name: CEILING_PACKAGE.name, tarball: packCeilingPackage(path.join(cfg.outDir, 'ceiling')) },
+				...packUncachedVariants(path.join(cfg.outDir, 'uncached')),
+			],
 		});
 	const n8n = (services.n8n = await startBenchN8n('n8n.log'));
 	if (cfg.only.has('webhooks') && [...(cfg.webhookVariants ?? [])].some((key) => key.endsWith('Lazy'))) {

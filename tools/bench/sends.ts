@@ -10,6 +10,7 @@ import { log, type BenchContext, type BenchPart } from './context';
 import { median, messageItems, rotate, runN8nSend, runPlainSend, type SendRun, type SendVariant } from './measure';
 import type { MemoryPeak } from './memory';
 import type { BenchResults, Row } from './report';
+import { UNCACHED_VARIANTS } from './uncached';
 import { ceilingSendWorkflow, httpRequestSendWorkflow, packageSendWorkflow, type SendOperation } from './workflows';
 
 /** The body of one Send Text as the plain client loop sends it. */
@@ -103,6 +104,14 @@ async function setUpVariants(ctx: BenchContext, spec: SendSpec): Promise<SendVar
 			`${p}-http-json`,
 		);
 	}
+	// What each cache buys: the node's default path without it (uncached.ts).
+	for (const variant of UNCACHED_VARIANTS) {
+		await add(
+			{ key: variant.key, label: variant.label, inFlight: nodeDefault, kind: 'n8n' },
+			packageSendWorkflow(`Bench ${op}: ${variant.label}`, `${p}-${variant.key}`, op, credential, { nodeType: variant.nodeType }),
+			`${p}-${variant.key}`,
+		);
+	}
 	// As close to "all at once" as Request Options allow (Concurrency up to 100).
 	const most = Math.min(items.length, 100);
 	await add(
@@ -168,6 +177,8 @@ function summarise(spec: SendSpec, variants: SendVariant[], runsByKey: Map<strin
 			fastOverCeiling: speed(fastKey) / speed('ceiling'),
 			ceilingOverPlain: speed('ceiling') / speed('plain'),
 			plainNewOverPlain: speed('plainNew') / speed('plain'),
+			nodeOverNoParameterCache: speed('node') / speed('nodeNoParameterCache'),
+			nodeOverNoCredentialCache: speed('node') / speed('nodeNoCredentialCache'),
 			peakNodeOverHttp: peak('node') / peak('http'),
 			riseNodeOverHttp: rise('node') / rise('http'),
 		},

@@ -89,7 +89,7 @@ export function packageSendWorkflow(
 	path: string,
 	op: SendOperation,
 	credential: StoredCredential,
-	{ concurrency, mapped = false }: { concurrency?: number; mapped?: boolean } = {},
+	{ concurrency, mapped = false, nodeType = NODE_TYPES.action }: { concurrency?: number; mapped?: boolean; nodeType?: string } = {},
 ): WorkflowJson {
 	const requestOptions = concurrency === undefined ? {} : { concurrency };
 	const message = mapped ? { dataToSend: 'autoMapInputData' } : { to: '={{ $json.to }}', text: '={{ $json.text }}' };
@@ -98,7 +98,7 @@ export function packageSendWorkflow(
 			? { resource: 'message', operation: 'sendText', ...message, requestOptions }
 			: { resource: 'time', operation: 'fastForward', durationAmount: 1, durationUnit: 'minutes', requestOptions };
 	return sendWorkflow(name, path, {
-		type: NODE_TYPES.action,
+		type: nodeType,
 		typeVersion: nodeVersions().action,
 		parameters,
 		credentials: { [credential.type]: { id: credential.id, name: credential.name } },

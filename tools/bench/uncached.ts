@@ -1,0 +1,67 @@
+/**
+ * What each of the action node's two caches buys: the combined package rebuilt without one of
+ * them, under a package name of its own, installed in the bench's n8n beside the real one (never
+ * published). The sends parts run these copies on the node's default path, alternating with the
+ * real node, so the report's ratio "this node / without the cache" is the cache's gain measured
+ * side by side.
+ *
+ * - the parameter cache (helpers/parameters.ts): a parameter without an expression is read from
+ *   n8n once per execution; without it, every read of every item goes through getNodeParameter;
+ * - the credential cache (transport/request.ts): the credential is loaded and decrypted once per
+ *   execution and service; without it, once per request.
+ *
+ * Each copy is the built JavaScript with one line changed so that the cache never finds its
+ * entry; if the built code no longer holds that line, the bench stops and says so.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { PACKAGE_NAME, packPackage } from '../n8n/instance';
+import { repack } from '../n8n/tarball';
+
+export interface UncachedVariant {
+	/** The bench's key for its runs. */
+	key: 'nodeNoParameterCache' | 'nodeNoCredentialCache';
+	label: string;
+	/** Its package name, and the action node's type in it. */
+	packageName: string;
+	nodeType: string;
+	/** The built file and the line in it that makes the cache miss every time. */
+	file: string;
+	lookup: string;
+}
+
+export const UNCACHED_VARIANTS: readonly UncachedVariant[] = [
+	{
+		key: 'nodeNoParameterCache',
+		label: 'this node without its parameter cache (bench copy)',
+		packageName: `${PACKAGE_NAME}-bench-no-parameter-cache`,
+		nodeType: `${PACKAGE_NAME}-bench-no-parameter-cache.timelineNavigation`,
+		file: 'dist/nodes/TimelineNavigation/helpers/parameters.js',
+		lookup: 'let state = executions.get(context);',
+	},
+	{
+		key: 'nodeNoCredentialCache',
+		label: 'this node without its credential cache (bench copy)',
+		packageName: `${PACKAGE_NAME}-bench-no-credential-cache`,
+		nodeType: `${PACKAGE_NAME}-bench-no-credential-cache.timelineNavigation`,
+		file: 'dist/nodes/TimelineNavigation/transport/request.js',
+		lookup: 'let perService = credentialCache.get(context);',
+	},
+];
+
+/** Packs each copy into `dir` from the built combined package; returns them as n8n's extra packages. */
+export function packUncachedVariants(dir: string): Array<{ name: string; tarball: string }> {
+	const combined = packPackage(path.join(dir, 'combined'));
+	return UNCACHED_VARIANTS.map((variant) => {
+		const tarball = repack(combined, path.join(dir, `${variant.packageName}.tgz`), (packageDir) => {
+			const manifest = path.join(packageDir, 'package.json');
+			fs.writeFileSync(manifest, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifest, 'utf8')), name: variant.packageName }, null, 2) + '\n');
+			const file = path.join(packageDir, variant.file);
+			const code = fs.readFileSync(file, 'utf8');
+			if (!code.includes(variant.lookup)) throw new Error(`${variant.file} no longer holds "${variant.lookup}": update tools/bench/uncached.ts`);
+			fs.writeFileSync(file, code.replace(variant.lookup, `${variant.lookup.split('=')[0]}= undefined;`));
+		});
+		return { name: variant.packageName, tarball };
+	});
+}
