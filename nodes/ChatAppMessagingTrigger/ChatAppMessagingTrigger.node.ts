@@ -38,6 +38,11 @@ function reply(
 	return { noWebhookResponse: true };
 }
 
+/** The trigger as n8n's log names it: by the node's and the workflow's names, which the user gave them. */
+function triggerInLog(ctx: IHookFunctions): string {
+	return `The trigger "${ctx.getNode().name}" of workflow "${ctx.getWorkflow().name ?? ctx.getWorkflow().id}"`;
+}
+
 /** A 200 acknowledgement that starts nothing: the service must not retry the event. */
 function acknowledgeOnly(eventType: string | undefined, reason: string): IWebhookResponseData {
 	return { webhookResponse: { received: true, started: false, event_type: eventType, reason } };
@@ -127,13 +132,13 @@ export class ChatAppMessagingTrigger implements INodeType {
 					throw new NodeOperationError(this.getNode(), 'n8n did not provide a webhook URL for this trigger');
 				}
 				this.logger.info(
-					`Chat-App Messaging Trigger listens at ${url}. The messaging service has no API to set its webhook: paste this URL in the account's webhook setting in the messaging dashboard.`,
+					`${triggerInLog(this)} listens at ${url}. The messaging service has no API to set its webhook: paste this URL in the account's webhook setting in the messaging dashboard.`,
 				);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				this.logger.info(
-					`Chat-App Messaging Trigger stopped listening at ${this.getNodeWebhookUrl('default') ?? 'its webhook URL'}. The messaging dashboard still points there: remove or change the URL there, or the service's deliveries will fail.`,
+					`${triggerInLog(this)} stopped listening at ${this.getNodeWebhookUrl('default') ?? 'its webhook URL'}. The messaging dashboard still points there: remove or change the URL there, or the service's deliveries will fail.`,
 				);
 				return true;
 			},

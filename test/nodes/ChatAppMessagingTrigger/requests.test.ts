@@ -303,14 +303,14 @@ describe('webhook lifecycle: nothing to register remotely, and it says so', () =
 		const nodeType = pkg.nodeTypes.getByNameAndVersion(TRIGGER_NODE_TYPE, 1.1);
 		const node = {
 			id: 'trigger',
-			name: 'Chat-App Messaging Trigger',
+			name: 'On Inbound Message',
 			type: TRIGGER_NODE_TYPE,
 			typeVersion: 1.1,
 			position: [0, 0] as [number, number],
 			webhookId: 'f00d',
 			parameters: {},
 		};
-		const workflow = new Workflow({ id: 'wf', nodes: [node], connections: {}, active: true, nodeTypes: pkg.nodeTypes });
+		const workflow = new Workflow({ id: 'wf', name: 'Replies', nodes: [node], connections: {}, active: true, nodeTypes: pkg.nodeTypes });
 		const additionalData = buildAdditionalDataForTests(await createCredentialsHelper(), {
 			id: 'wf',
 			nodes: [node],
@@ -338,10 +338,10 @@ describe('webhook lifecycle: nothing to register remotely, and it says so', () =
 		expect(await methods.checkExists.call(context)).toBe(false);
 		expect(await methods.create.call(context)).toBe(true);
 		expect(logged[0]).toBe(
-			"Chat-App Messaging Trigger listens at http://127.0.0.1:5678/webhook/f00d/chat-app. The messaging service has no API to set its webhook: paste this URL in the account's webhook setting in the messaging dashboard.",
+			'The trigger "On Inbound Message" of workflow "Replies" listens at http://127.0.0.1:5678/webhook/f00d/chat-app. The messaging service has no API to set its webhook: paste this URL in the account\'s webhook setting in the messaging dashboard.',
 		);
 		expect(await methods.delete.call(context)).toBe(true);
-		expect(logged[1]).toMatch(/stopped listening at http:\/\/127\.0\.0\.1:5678\/webhook\/f00d\/chat-app\. The messaging dashboard still points there/);
+		expect(logged[1]).toMatch(/^The trigger "On Inbound Message" of workflow "Replies" stopped listening at http:\/\/127\.0\.0\.1:5678\/webhook\/f00d\/chat-app\. The messaging dashboard still points there/);
 	});
 });
 
