@@ -1,4 +1,5 @@
 /** The bench's result shape and its two renderings: a console table and results.md. */
+import type { MemoryCostRow } from './memoryCost';
 import type { QueueBenchResult } from './queue';
 
 export interface Row {
@@ -110,6 +111,8 @@ export interface BenchResults {
 		perRound: Record<'triggerOverWebhook' | 'triggerNoDedupeOverWebhook' | 'triggerOverTriggerNoDedupe' | 'triggerLazyOverWebhookLazy' | 'triggerLazyOverTriggerNoDedupeLazy', number[]>;
 		/** Deliveries that filled each remembering trigger's memory before the rounds. */
 		prefill: number;
+		/** The memory's JavaScript cost per call at several sizes (memoryCost.ts). */
+		memoryCost: MemoryCostRow[];
 		/** Bytes per saved execution, the trigger with Ignore Repeated Deliveries on minus off. */
 		memoryBytesPerSavedExecution: number;
 	};
@@ -256,6 +259,14 @@ export function renderMarkdown(r: BenchResults): string {
 			webhookRoundTable(r.webhooks, r.config.rounds),
 			'',
 			`What the repeat memory adds to each saved execution in n8n's database (option on − off, bytes per execution): **${n0(r.webhooks.memoryBytesPerSavedExecution)}**.`,
+			'',
+			'The memory\'s JavaScript cost per webhook call, measured in the bench process (n8n\'s parse of the static data and its observable copy; the trigger\'s check and record; the JSON.stringify of a save; the database\'s own work is in the CPU per delivery above):',
+			'',
+			mdTable(
+				['Events remembered', 'Static data, bytes', 'Load, µs per call', 'Trigger, µs per call', 'Save\'s stringify, µs'],
+				r.webhooks.memoryCost.map((c) => [n0(c.events), n0(c.staticDataBytes), n0(c.loadUs), n0(c.triggerUs), n0(c.saveUs)]),
+				['---:', '---:', '---:', '---:', '---:'],
+			),
 			'',
 		);
 		const wr = r.webhooks.ratios;

@@ -9,6 +9,7 @@ import type { N8nInstance } from '../n8n/instance';
 import { waitFor } from '../shared/wait';
 import { log, type BenchContext, type BenchPart } from './context';
 import { median, rotate, runWebhook, type WebhookRun, type WebhookVariant as MeasuredWebhookVariant } from './measure';
+import { measureMemoryCost } from './memoryCost';
 import { savedExecutionBytes, storedStaticData, type SavedExecutionBytes, type StaticDataSize } from './staticData';
 import { nodeVersions, triggerWorkflow, webhookNodeWorkflow } from './workflows';
 
@@ -157,6 +158,7 @@ export async function setUpWebhookPart(ctx: BenchContext): Promise<BenchPart> {
 					triggerLazyOverTriggerNoDedupeLazy: perRound('triggerLazy', 'triggerNoDedupeLazy'),
 				},
 				prefill: cfg.webhookPrefill,
+				memoryCost: measureMemoryCost(),
 				// on - off of the same trigger in the same n8n: the output is the same, so the rest is the memory
 				memoryBytesPerSavedExecution: [bytes('triggerLazy') - bytes('triggerNoDedupeLazy'), bytes('trigger') - bytes('triggerNoDedupe')].find(Number.isFinite) ?? NaN,
 			};
