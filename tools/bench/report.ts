@@ -67,6 +67,8 @@ export interface WebhookRow {
 	cpuMsPerDelivery: number;
 	/** Bytes n8n's database holds per saved execution (workflow snapshot + run data), median over rounds. */
 	bytesPerSavedExecution: number;
+	/** Bytes of static data inside each saved execution's stored workflow, median over rounds. */
+	staticDataPerSavedExecution: number;
 	/** Saved executions whose stored workflow holds the repeat memory (all rounds). */
 	savedExecutionsWithMemory: number;
 	/** Triggers: bytes of the workflow's static data after every round. */
@@ -113,7 +115,7 @@ export interface BenchResults {
 		prefill: number;
 		/** The memory's JavaScript cost per call at several sizes (memoryCost.ts). */
 		memoryCost: MemoryCostRow[];
-		/** Bytes per saved execution, the trigger with Ignore Repeated Deliveries on minus off. */
+		/** Bytes of static data (the repeat memory) in each saved execution of the remembering triggers, the largest median. */
 		memoryBytesPerSavedExecution: number;
 	};
 	sandbox?: Record<string, { requestsPerSecond: number; p50Ms: number; p99Ms: number; allOk: boolean }>;
@@ -172,7 +174,7 @@ function webhookTable(w: NonNullable<BenchResults['webhooks']>): string {
 			n1(r.p50Ms),
 			n1(r.p99Ms),
 			n1(r.cpuMsPerDelivery),
-			`${n0(r.bytesPerSavedExecution)}${r.savedExecutionsWithMemory ? ` (${r.savedExecutionsWithMemory} hold the memory)` : ''}`,
+			`${n0(r.bytesPerSavedExecution)} (static data ${n0(r.staticDataPerSavedExecution)}${r.savedExecutionsWithMemory ? `; ${r.savedExecutionsWithMemory} hold the memory` : ''})`,
 			`${r.executionsSucceeded.join(', ')} of ${w.deliveries}${r.nothingLost ? '' : ' **(lost or failed)**'}`,
 			`${r.peakMemoryMb} (main ${r.peakMainMb})`,
 			r.staticDataBytes === undefined ? '–' : `${n0(r.staticDataBytes / 1024)} KiB`,
@@ -258,7 +260,7 @@ export function renderMarkdown(r: BenchResults): string {
 			'',
 			webhookRoundTable(r.webhooks, r.config.rounds),
 			'',
-			`What the repeat memory adds to each saved execution in n8n's database (option on − off, bytes per execution): **${n0(r.webhooks.memoryBytesPerSavedExecution)}**.`,
+			`What the repeat memory adds to each saved execution in n8n's database (the static data inside the stored workflow of the trigger's executions, bytes per execution): **${n0(r.webhooks.memoryBytesPerSavedExecution)}**.`,
 			'',
 			'The memory\'s JavaScript cost per webhook call, measured in the bench process (n8n\'s parse of the static data and its observable copy; the trigger\'s check and record; the JSON.stringify of a save; the database\'s own work is in the CPU per delivery above):',
 			'',
@@ -356,7 +358,7 @@ export function renderTable(r: BenchResults): string {
 		lines.push(
 			`  per round: trigger/Webhook node defaults ${rounds(w.perRound.triggerOverWebhook)}, lazy ${rounds(w.perRound.triggerLazyOverWebhookLazy)};` +
 				` option on/off defaults ${rounds(w.perRound.triggerOverTriggerNoDedupe)}, lazy ${rounds(w.perRound.triggerLazyOverTriggerNoDedupeLazy)}` +
-				`; the memory adds ${n0(w.memoryBytesPerSavedExecution)} bytes per saved execution`,
+				`; the memory adds ${n0(w.memoryBytesPerSavedExecution)} bytes of static data per saved execution`,
 		);
 		lines.push(
 			`  trigger/Webhook node, processed/s: defaults ${n2(w.ratios.triggerOverWebhook)}   lazy acquire ${n2(w.ratios.triggerLazyOverWebhookLazy)}` +

@@ -34,17 +34,20 @@ export interface SavedExecutionBytes {
 	workflowData: number;
 	data: number;
 	total: number;
+	/** Mean bytes of static data inside the stored workflow (the trigger's workflow holds only the memory there). */
+	staticData: number;
 	/** Saved executions whose stored workflow holds the repeat memory. */
 	withMemory: number;
 }
 
 /** The bytes n8n's database holds for each execution of the workflow after `afterId`. */
 export async function savedExecutionBytes(n8n: N8nDatabaseUser, workflowId: string, afterId: number): Promise<SavedExecutionBytes> {
-	const [row] = await queryN8nDatabase<{ executions: number; workflowData: number | null; data: number | null; withMemory: number | null }>(
+	const [row] = await queryN8nDatabase<{ executions: number; workflowData: number | null; data: number | null; staticData: number | null; withMemory: number | null }>(
 		n8n,
 		`SELECT count(*) AS executions,
 		        avg(length(CAST(d."workflowData" AS BLOB))) AS "workflowData",
 		        avg(length(CAST(d.data AS BLOB))) AS data,
+		        avg(coalesce(length(CAST(json_extract(d."workflowData", '$.staticData') AS BLOB)), 0)) AS "staticData",
 		        sum(instr(d."workflowData", '"${STORED_MEMORY_KEY}"') > 0) AS "withMemory"
 		   FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id
 		  WHERE e."workflowId" = $1 AND e.id > $2`,
@@ -52,5 +55,12 @@ export async function savedExecutionBytes(n8n: N8nDatabaseUser, workflowId: stri
 	);
 	const workflowData = row?.workflowData ?? 0;
 	const data = row?.data ?? 0;
-	return { executions: row?.executions ?? 0, workflowData, data, total: workflowData + data, withMemory: row?.withMemory ?? 0 };
+	return {
+		executions: row?.executions ?? 0,
+		workflowData,
+		data,
+		total: workflowData + data,
+		staticData: row?.staticData ?? 0,
+		withMemory: row?.withMemory ?? 0,
+	};
 }

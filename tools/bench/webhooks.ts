@@ -80,8 +80,11 @@ export async function setUpWebhookPart(ctx: BenchContext): Promise<BenchPart> {
 			if (cfg.webhookPrefill === 0) return;
 			for (const v of variants.filter((variant) => variant.remembers)) {
 				const fill = await runWebhook(v.n8n, v, cfg.webhookPrefill, cfg.webhookConcurrency, 0, `fill_${ctx.started}`);
-				if (!fill.nothingLost) throw new Error(`${v.label}: filling the repeat memory lost deliveries (${JSON.stringify(fill.statuses)})`);
-				log(`[bench]   webhooks ${v.label}: memory filled with ${(await storedStaticData(v.n8n, v.workflowId)).events} events (${fill.processedPerSecond.toFixed(0)}/s)`);
+				// Only the measured rounds must lose nothing; a lost fill delivery just remembers one event less.
+				log(
+					`[bench]   webhooks ${v.label}: memory filled with ${(await storedStaticData(v.n8n, v.workflowId)).events} events ` +
+						`(${fill.processedPerSecond.toFixed(0)}/s; answers ${JSON.stringify(fill.statuses)})`,
+				);
 			}
 		},
 		async round(round) {
@@ -125,6 +128,7 @@ export async function setUpWebhookPart(ctx: BenchContext): Promise<BenchPart> {
 					peakMainMb: Math.max(...runs.map((r) => r.memory.mainMb)),
 					cpuMsPerDelivery: median(runs.map((r) => r.cpuMsPerDelivery)),
 					bytesPerSavedExecution: median(runs.map((r) => r.savedExecution.total)),
+					staticDataPerSavedExecution: median(runs.map((r) => r.savedExecution.staticData)),
 					savedExecutionsWithMemory: runs.reduce((sum, r) => sum + r.savedExecution.withMemory, 0),
 					// What the trigger's static data holds once every round's deliveries went through.
 					staticDataBytes: runs.at(-1)?.staticData?.bytes,
@@ -139,7 +143,6 @@ export async function setUpWebhookPart(ctx: BenchContext): Promise<BenchPart> {
 					const rb = runsByKey.get(b)?.[i];
 					return ra && rb ? ra.processedPerSecond / rb.processedPerSecond : NaN;
 				});
-			const bytes = (k: string) => rows.find((r) => r.key === k)?.bytesPerSavedExecution ?? NaN;
 			results.webhooks = {
 				deliveries: cfg.deliveries,
 				concurrency: cfg.webhookConcurrency,
@@ -159,8 +162,10 @@ export async function setUpWebhookPart(ctx: BenchContext): Promise<BenchPart> {
 				},
 				prefill: cfg.webhookPrefill,
 				memoryCost: measureMemoryCost(),
-				// on - off of the same trigger in the same n8n: the output is the same, so the rest is the memory
-				memoryBytesPerSavedExecution: [bytes('triggerLazy') - bytes('triggerNoDedupeLazy'), bytes('trigger') - bytes('triggerNoDedupe')].find(Number.isFinite) ?? NaN,
+				// the static data inside the trigger's saved executions: all of it is the memory
+				memoryBytesPerSavedExecution: Math.max(
+					...rows.filter((r) => r.key.startsWith('trigger') && !r.key.includes('NoDedupe')).map((r) => r.staticDataPerSavedExecution),
+				),
 			};
 		},
 	};
