@@ -70,7 +70,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to start the workflow only once when the service delivers the same event (message ID, event type and status) again. In queue mode with several webhook processes, pin this trigger\'s URL to one of them at the load balancer to catch every repeat: see <a href="https://github.com/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation/blob/main/docs/scale-out.md">Scale-out</a>.',
+			'Whether to start the workflow only once when the service delivers the same event (message ID, event type and status) again, within 48 hours and the last 5,000 events. Events received in the last quarter second before n8n restarts or crashes can start it again. In queue mode with several webhook processes, pin this trigger\'s URL to one of them at the load balancer to catch every repeat: see <a href="https://github.com/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation/blob/main/docs/scale-out.md">Scale-out</a>.',
 	},
 	{
 		displayName: 'Options',

@@ -3,10 +3,14 @@
 // - the process memory: this n8n process's own record, checked and updated without awaiting
 //   anything, so two calls handled by the same process can never both pass;
 // - the stored memory: the node's workflow static data, which n8n loads from its database for
-//   every webhook call and saves after it. It spans processes and restarts. It is a read and a
-//   later overwrite of the whole object, so a call that loaded an older copy can drop keys that
-//   other calls saved meanwhile; each process therefore counts in the stored memory how many of
-//   its keys the copy holds, and writes back the ones a copy lacks on its next call.
+//   every webhook call and saves after a call that changed it. It spans processes and restarts.
+// A process saves its new events into the stored memory at most once per SAVE_EVERY_MS, on the
+// first call after that time: a save is a database write of the whole memory, and one per
+// delivery was most of the memory's cost. Events newer than a process's last save live in that
+// process only until its next call. A save is also a read and a later overwrite of the whole
+// object, so a call that loaded an older copy can drop events that other saves added; each
+// process therefore counts in the stored memory how many of its events the copy holds, and
+// writes back the ones a copy lacks.
 // Both are bounded by count and age, and the work per delivery does not grow as they fill.
 import { createHash, randomUUID } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
@@ -14,17 +18,20 @@ import type { IDataObject } from 'n8n-workflow';
 /** At least the last MAX_REMEMBERED events (of the past REMEMBER_FOR_MS) are remembered. */
 export const MAX_REMEMBERED = 5000;
 export const REMEMBER_FOR_MS = 48 * 60 * 60 * 1000;
+/** A process saves its new events into static data at most this often (on a later call). */
+export const SAVE_EVERY_MS = 250;
 
 /**
- * The stored memory is a list of generations of GENERATION_SIZE keys. New keys go into the
- * newest; when it is full a new one starts, and the oldest is dropped as a whole once more
- * than MAX_REMEMBERED keys are held without it, or once its newest key has expired. Nothing
- * is ever rebuilt or sorted: a delivery costs a few property look-ups per generation.
+ * The stored memory is a list of generations of at most GENERATION_SIZE keys, each spanning at
+ * most GENERATION_SPAN_MS. New keys go into the newest; a full or old one is closed and a new
+ * one starts. A generation is forgotten as a whole once its newest key has expired (so a key is
+ * remembered for REMEMBER_FOR_MS, at most GENERATION_SPAN_MS more), or once MAX_REMEMBERED keys
+ * are held without it. Nothing is ever rebuilt or sorted.
  */
 export const GENERATION_SIZE = 500;
-const MAX_GENERATIONS = Math.ceil(MAX_REMEMBERED / GENERATION_SIZE) + 1;
+export const GENERATION_SPAN_MS = 60 * 60 * 1000;
 /** Static data holds at most this many keys (the last 5,000, plus the generation being filled). */
-export const MAX_STORED = MAX_GENERATIONS * GENERATION_SIZE;
+export const MAX_STORED = MAX_REMEMBERED + GENERATION_SIZE - 1;
 /** Writers (n8n processes) the stored memory keeps a count for; the least recent go first. */
 const MAX_WRITERS = 32;
 
@@ -34,16 +41,11 @@ export const STORED_MEMORY_KEY = 'repeatMemory';
 export interface StoredGeneration {
 	/** Time of the generation's first key (ms since the epoch). */
 	t: number;
-	/** Number of keys in it. */
-	n: number;
-	/** Seconds from `t` to its newest key. */
+	/** Seconds from `t` to its newest key (rounded up: a key is never forgotten early). */
 	last: number;
 	/**
-	 * `n` entries of ENTRY_LENGTH characters: a key's digest, then its seconds from `t` (rounded
-	 * up, so a key is never forgotten early) in OFFSET_LENGTH base64url digits. One string rather
-	 * than an object of thousands of properties: n8n parses, copies and saves static data for
-	 * every webhook call and stores it with every execution it saves, and a few strings cost it
-	 * far less.
+	 * The keys' digests, DIGEST_LENGTH characters each, oldest first. One string rather than an
+	 * object of thousands of properties: n8n parses and copies static data for every webhook call.
 	 */
 	keys: string;
 }
@@ -54,7 +56,7 @@ export interface StoredMemory {
 	 * Per n8n process (a random id per process and node): `n` = how many of its keys, counted
 	 * from its start, this copy holds all of; `at` = when it last wrote.
 	 */
-	writers?: Record<string, { n: number; at: number }>;
+	writers: Record<string, { n: number; at: number }>;
 }
 
 export interface DeliveryMemory {
@@ -63,34 +65,14 @@ export interface DeliveryMemory {
 }
 
 /**
- * 72 bits of SHA-256 in 12 characters: fixed-size entries whatever the message id, and a chance
- * of about 1 in 10^18 per delivery that a new event is taken for one of 5,000 remembered ones.
+ * 54 bits of SHA-256 in 9 base64url characters: fixed-size entries whatever the message id, and
+ * a chance of about 1 in 3·10^12 per delivery that a new event is taken for one of the at most
+ * 5,499 stored ones.
  */
-export const DIGEST_LENGTH = 12;
-const OFFSET_LENGTH = 3;
-export const ENTRY_LENGTH = DIGEST_LENGTH + OFFSET_LENGTH;
-const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-/** The largest offset 3 digits hold: about 72 hours, more than a key is remembered. */
-const MAX_OFFSET_S = 64 ** OFFSET_LENGTH - 1;
+export const DIGEST_LENGTH = 9;
 
 export function deliveryDigest(key: string): string {
 	return createHash('sha256').update(key, 'utf8').digest('base64url').slice(0, DIGEST_LENGTH);
-}
-
-function encodeOffset(seconds: number): string {
-	let rest = Math.min(Math.max(seconds, 0), MAX_OFFSET_S);
-	let digits = '';
-	for (let i = 0; i < OFFSET_LENGTH; i++) {
-		digits = BASE64URL[rest % 64] + digits;
-		rest = Math.floor(rest / 64);
-	}
-	return digits;
-}
-
-function decodeOffset(keys: string, at: number): number {
-	let seconds = 0;
-	for (let i = at; i < at + OFFSET_LENGTH; i++) seconds = seconds * 64 + BASE64URL.indexOf(keys[i]);
-	return seconds;
 }
 
 function isGeneration(value: unknown): value is StoredGeneration {
@@ -99,35 +81,36 @@ function isGeneration(value: unknown): value is StoredGeneration {
 		typeof gen === 'object' &&
 		gen !== null &&
 		typeof gen.t === 'number' &&
-		typeof gen.n === 'number' &&
 		typeof gen.last === 'number' &&
 		typeof gen.keys === 'string' &&
-		gen.keys.length === gen.n * ENTRY_LENGTH
+		gen.keys.length % DIGEST_LENGTH === 0
 	);
 }
 
-/** The stored memory in this node's static data, created (or reset, if unreadable) as needed. */
-function storedMemoryIn(staticData: IDataObject): StoredMemory {
+/** The stored memory as loaded, if it is readable; never writes. */
+function readStoredMemory(staticData: IDataObject): StoredMemory | undefined {
 	const existing = staticData[STORED_MEMORY_KEY] as StoredMemory | undefined;
-	if (existing && Array.isArray(existing.gens) && existing.gens.every(isGeneration)) {
-		if (typeof existing.writers !== 'object' || existing.writers === null) existing.writers = {};
-		return existing;
-	}
-	staticData[STORED_MEMORY_KEY] = { gens: [], writers: {} };
-	return staticData[STORED_MEMORY_KEY] as StoredMemory;
+	if (existing && Array.isArray(existing.gens) && existing.gens.every(isGeneration)) return existing;
+	return undefined;
 }
 
 function expired(at: number, now: number): boolean {
 	return now - at >= REMEMBER_FOR_MS;
 }
 
-function storedHas(memory: StoredMemory, digest: string, now: number): boolean {
-	// Newest first: the keys checked most (this process's recent ones) are found at once.
+const newestOf = (gen: StoredGeneration) => gen.t + gen.last * 1000;
+const sizeOf = (gen: StoredGeneration) => gen.keys.length / DIGEST_LENGTH;
+
+function storedHas(memory: StoredMemory | undefined, digest: string, now: number): boolean {
+	if (!memory) return false;
+	// Newest first: the keys checked most (recent ones) are found at once.
 	for (let g = memory.gens.length - 1; g >= 0; g--) {
-		const { keys, t } = memory.gens[g];
-		// A match counts only at the start of an entry; a key forgotten and seen again is there twice.
+		const gen = memory.gens[g];
+		if (expired(newestOf(gen), now)) continue;
+		const keys = gen.keys;
+		// A match counts only at the start of an entry.
 		for (let i = keys.indexOf(digest); i !== -1; i = keys.indexOf(digest, i + 1)) {
-			if (i % ENTRY_LENGTH === 0 && !expired(t + decodeOffset(keys, i + DIGEST_LENGTH) * 1000, now)) return true;
+			if (i % DIGEST_LENGTH === 0) return true;
 		}
 	}
 	return false;
@@ -136,16 +119,16 @@ function storedHas(memory: StoredMemory, digest: string, now: number): boolean {
 function storedAdd(memory: StoredMemory, digest: string, at: number, now: number): void {
 	const gens = memory.gens;
 	let current = gens[gens.length - 1];
-	if (!current || current.n >= GENERATION_SIZE || at - current.t > MAX_OFFSET_S * 1000) {
-		current = { t: at, n: 0, last: 0, keys: '' };
+	if (!current || sizeOf(current) >= GENERATION_SIZE || at - current.t > GENERATION_SPAN_MS) {
+		current = { t: at, last: 0, keys: '' };
 		gens.push(current);
 	}
 	// A key written back into a newer generation counts from its start: remembered a little longer.
-	const offset = Math.max(0, Math.ceil((at - current.t) / 1000));
-	current.keys += digest + encodeOffset(offset);
-	current.n += 1;
-	current.last = Math.max(current.last, offset);
-	while (gens.length > MAX_GENERATIONS || (gens.length > 1 && expired(gens[0].t + gens[0].last * 1000, now))) {
+	current.keys += digest;
+	current.last = Math.max(current.last, Math.ceil((at - current.t) / 1000));
+	let held = gens.reduce((sum, gen) => sum + sizeOf(gen), 0);
+	while (gens.length > 1 && (held - sizeOf(gens[0]) >= MAX_REMEMBERED || expired(newestOf(gens[0]), now))) {
+		held -= sizeOf(gens[0]);
 		gens.shift();
 	}
 }
@@ -160,6 +143,8 @@ interface ProcessMemory {
 	log: Array<{ digest: string; at: number }>;
 	/** Keys recorded here since the process started. */
 	count: number;
+	/** When this process last put its keys into static data (ms; 0 = never). */
+	savedAt: number;
 }
 
 const processMemories = new Map<string, ProcessMemory>();
@@ -169,7 +154,7 @@ function processMemoryOf(workflowId: string | undefined, nodeName: string): Proc
 	const scope = `${workflowId}\u0000${nodeName}`;
 	let memory = processMemories.get(scope);
 	if (!memory) {
-		memory = { writer: randomUUID().slice(0, 8), seen: new Map(), log: [], count: 0 };
+		memory = { writer: randomUUID().slice(0, 8), seen: new Map(), log: [], count: 0, savedAt: 0 };
 		processMemories.set(scope, memory);
 	}
 	return memory;
@@ -192,15 +177,13 @@ function processAdd(memory: ProcessMemory, digest: string, now: number): void {
 }
 
 /**
- * Writes back this process's keys that the loaded copy lacks: those from the copy's count for
- * this process on (each key is written back at most once per copy that dropped it). Then
- * records the new count, and forgets writers that have been silent for the memory's lifetime.
- * Returns whether anything changed.
+ * Puts into the loaded copy this process's keys that it lacks: those from the copy's count for
+ * this process on (not yet saved, or dropped by a concurrent save). Then records the new count,
+ * and forgets writers that have been silent for the memory's lifetime.
  */
-function writeBackOwnKeys(stored: StoredMemory, memory: ProcessMemory, now: number): boolean {
-	const writers = stored.writers!;
+function saveOwnKeys(stored: StoredMemory, memory: ProcessMemory, now: number): void {
+	const writers = stored.writers;
 	const held = writers[memory.writer]?.n ?? 0;
-	if (held >= memory.count) return false;
 	for (let i = Math.max(held, memory.count - MAX_REMEMBERED); i < memory.count; i++) {
 		const { digest, at } = memory.log[i % MAX_REMEMBERED];
 		if (!expired(at, now) && !storedHas(stored, digest, now)) storedAdd(stored, digest, at, now);
@@ -212,33 +195,45 @@ function writeBackOwnKeys(stored: StoredMemory, memory: ProcessMemory, now: numb
 		names.sort((a, b) => writers[a].at - writers[b].at);
 		for (const name of names.slice(0, names.length - MAX_WRITERS)) delete writers[name];
 	}
-	return true;
+}
+
+/** Whether this call should save: the process has keys the copy lacks, and its last save is old enough. */
+function dueForSave(stored: StoredMemory | undefined, memory: ProcessMemory, now: number, saveEveryMs: number): boolean {
+	const held = stored?.writers?.[memory.writer]?.n ?? 0;
+	return held < memory.count && now - memory.savedAt >= saveEveryMs;
 }
 
 /**
  * The repeat memory of one trigger node during one webhook call: `staticData` is the node's
  * static data as n8n loaded it for this call; `owner` names the node for the process memory
- * (omit it for an unsaved workflow).
+ * (omit it for an unsaved workflow, whose every new key is saved at once).
  */
 export function deliveryMemory(
 	staticData: IDataObject,
 	owner: { workflowId: string | undefined; nodeName: string } | undefined,
+	saveEveryMs = SAVE_EVERY_MS,
 ): DeliveryMemory {
 	return {
 		firstDelivery(key: string, now = Date.now()): boolean {
 			const digest = deliveryDigest(key);
 			const local = owner ? processMemoryOf(owner.workflowId, owner.nodeName) : undefined;
-			const stored = storedMemoryIn(staticData);
-			const first = !(local && processHas(local, digest, now)) && !storedHas(stored, digest, now);
-			if (first) {
-				if (local) processAdd(local, digest, now);
+			const loaded = readStoredMemory(staticData);
+			const first = !(local && processHas(local, digest, now)) && !storedHas(loaded, digest, now);
+			if (first && local) processAdd(local, digest, now);
+			const save = local ? dueForSave(loaded, local, now, saveEveryMs) : first;
+			if (!save) return first; // static data untouched: n8n writes nothing
+			// A plain copy, assigned once through n8n's observable static data so that n8n saves it.
+			const stored: StoredMemory = {
+				gens: (loaded?.gens ?? []).map((gen) => ({ t: gen.t, last: gen.last, keys: gen.keys })),
+				writers: { ...(loaded?.writers ?? {}) },
+			};
+			if (local) {
+				saveOwnKeys(stored, local, now);
+				local.savedAt = now;
+			} else {
 				storedAdd(stored, digest, now, now);
 			}
-			const wroteBack = local ? writeBackOwnKeys(stored, local, now) : false;
-			if (first || wroteBack) {
-				// Assigned through n8n's observable static data, so n8n knows to save it.
-				staticData[STORED_MEMORY_KEY] = stored as unknown as IDataObject;
-			}
+			staticData[STORED_MEMORY_KEY] = stored as unknown as IDataObject;
 			return first;
 		},
 	};

@@ -1,7 +1,7 @@
 /** Helpers of the queue-mode suite (not a test file itself). */
 import { randomUUID } from 'node:crypto';
 
-import { DIGEST_LENGTH, ENTRY_LENGTH, STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
+import { DIGEST_LENGTH, STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
 import { executionsOf, queryN8nDatabase, type N8nDatabaseUser } from '../../tools/n8n/database';
 import { NODE_TYPES, type N8nClient, type N8nProcess, type WorkflowJson } from '../../tools/n8n/instance';
 import { waitFor } from '../../tools/shared/wait';
@@ -163,7 +163,7 @@ export async function storedDigests(n8n: N8nDatabaseUser, workflowId: string): P
 	for (const nodeData of Object.values(staticData as Record<string, any>)) {
 		const memory = nodeData?.[STORED_MEMORY_KEY] as StoredMemory | undefined;
 		for (const { keys } of memory?.gens ?? []) {
-			for (let i = 0; i < keys.length; i += ENTRY_LENGTH) digests.add(keys.slice(i, i + DIGEST_LENGTH));
+			for (let i = 0; i < keys.length; i += DIGEST_LENGTH) digests.add(keys.slice(i, i + DIGEST_LENGTH));
 		}
 	}
 	return digests;

@@ -12,6 +12,8 @@ export interface Config {
 	rounds: number;
 	concurrency: number;
 	webhookConcurrency: number;
+	/** Deliveries sent to each trigger with its repeat memory on before the rounds, to fill it. */
+	webhookPrefill: number;
 	/** Deliveries per queue-mode run (part "queue"). */
 	queueDeliveries: number;
 	/** Executions the items are split over in the queue-mode part. */
@@ -33,6 +35,9 @@ export const HELP = `npm run bench [-- options]    (each option also as an envir
   --concurrency=C           BENCH_CONCURRENCY          requests in flight for the plain loop, and the
                                                        node's default it is compared with (10)
   --webhook-concurrency=W   BENCH_WEBHOOK_CONCURRENCY  deliveries in flight (20)
+  --webhook-prefill=P       BENCH_WEBHOOK_PREFILL      deliveries that fill each trigger's repeat memory before
+                                                       the rounds (3000: every round runs with 3,000+ events
+                                                       remembered; 0 shows it filling from empty)
   --queue-deliveries=Q      BENCH_QUEUE_DELIVERIES     deliveries per run in the queue part (400)
   --queue-parallel=P        BENCH_QUEUE_PARALLEL       executions the items are split over there (4)
   --only=sends,timeline,webhooks,sandbox,secrets,queue  BENCH_ONLY  parts to run (all; queue: single
@@ -40,7 +45,7 @@ export const HELP = `npm run bench [-- options]    (each option also as an envir
   --webhook-variants=LIST    BENCH_WEBHOOK_VARIANTS     receivers to run, of trigger, webhook (n8n's defaults),
                                                        triggerLazy, webhookLazy (lazy isolate acquisition),
                                                        triggerV1 (saved workflows' version 1), triggerNoDedupe,
-                                                       triggerNoDedupeLazy (default: all but triggerV1 and triggerNoDedupe)
+                                                       triggerNoDedupeLazy (default: all but triggerV1)
   --expression-engine=E     BENCH_EXPRESSION_ENGINE    n8n's N8N_EXPRESSION_ENGINE (vm, legacy; default:
                                                        n8n's default, vm in 2.41)
   --profile                 BENCH_PROFILE=1            write n8n's CPU profile (--cpu-prof) under
@@ -77,12 +82,13 @@ export function readConfig(argv: string[]): Config {
 		rounds: int('rounds', 'BENCH_ROUNDS', 3),
 		concurrency: int('concurrency', 'BENCH_CONCURRENCY', 10),
 		webhookConcurrency: int('webhook-concurrency', 'BENCH_WEBHOOK_CONCURRENCY', 20),
+		webhookPrefill: int('webhook-prefill', 'BENCH_WEBHOOK_PREFILL', 3000, 0),
 		queueDeliveries: int('queue-deliveries', 'BENCH_QUEUE_DELIVERIES', 400),
 		queueParallel: int('queue-parallel', 'BENCH_QUEUE_PARALLEL', 4),
 		recipients: 50,
 		only: new Set(only),
 		webhookVariants: new Set(
-			pick('webhook-variants', 'BENCH_WEBHOOK_VARIANTS', 'trigger,webhook,triggerLazy,webhookLazy,triggerNoDedupeLazy')
+			pick('webhook-variants', 'BENCH_WEBHOOK_VARIANTS', 'trigger,webhook,triggerNoDedupe,triggerLazy,webhookLazy,triggerNoDedupeLazy')
 				.split(',')
 				.map((s) => s.trim()),
 		),

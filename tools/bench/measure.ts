@@ -4,6 +4,7 @@
  * webhook deliveries at a fixed concurrency.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
@@ -253,7 +254,24 @@ export interface WebhookRun {
 	processedPerSecond: number;
 	nothingLost: boolean;
 	memory: MemoryPeak;
+	/** n8n's main process: CPU time (all its threads, the database's included) per delivery, ms. */
+	cpuMsPerDelivery: number;
+	/** The newest execution of the workflow before the run (the run's executions come after it). */
+	executionsAfterId: number;
 }
+
+/** CPU time a process has used (user + system, all threads), ms; NaN where /proc cannot tell. */
+function cpuTimeMs(pid: number): number {
+	try {
+		// Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+		const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+		return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+	} catch {
+		return NaN;
+	}
+}
+/** USER_HZ: 100 on Linux for every architecture this bench runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 export function statusPayload(id: string, i: number): object {
 	return {
@@ -281,6 +299,7 @@ export async function runWebhook(
 ): Promise<WebhookRun> {
 	const before = await newestExecutionId(n8n, variant.workflowId);
 	const sampler = new MemorySampler(n8n.pid).start();
+	const cpuBefore = cpuTimeMs(n8n.pid);
 	const t0 = Date.now();
 	const load = await runLoad(count, concurrency, (i) => ({
 		method: 'POST',
@@ -308,6 +327,7 @@ export async function runWebhook(
 		{ timeoutMs: Infinity, intervalMs: 250 },
 	);
 	const memory = sampler.stop();
+	const cpuMs = cpuTimeMs(n8n.pid) - cpuBefore;
 	const other: Record<string, number> = {};
 	let success = 0;
 	let lastStop = 0;
@@ -327,6 +347,8 @@ export async function runWebhook(
 		processedPerSecond: lastStop > t0 ? (count / (lastStop - t0)) * 1000 : NaN,
 		nothingLost: load.ok === count && success === count && list.length === count,
 		memory,
+		cpuMsPerDelivery: cpuMs / count,
+		executionsAfterId: before,
 	};
 }
 

@@ -1,4 +1,5 @@
 /** The bench's result shape and its two renderings: a console table and results.md. */
+import type { MemoryCostRow } from './memoryCost';
 import type { QueueBenchResult } from './queue';
 
 export interface Row {
@@ -65,9 +66,17 @@ export interface WebhookRow {
 	nothingLost: boolean;
 	peakMemoryMb: number;
 	peakMainMb: number;
+	/** n8n's main process, CPU time per delivery (all threads), median over rounds, ms. */
+	cpuMsPerDelivery: number;
+	/** Bytes n8n's database holds per saved execution (workflow snapshot + run data), median over rounds. */
+	bytesPerSavedExecution: number;
+	/** Bytes of static data inside each saved execution's stored workflow, median over rounds. */
+	staticDataPerSavedExecution: number;
+	/** Saved executions whose stored workflow holds the repeat memory (all rounds). */
+	savedExecutionsWithMemory: number;
 	/** Triggers: bytes of the workflow's static data after every round. */
 	staticDataBytes?: number;
-	runs: unknown[];
+	runs: Array<{ round: number; processedPerSecond: number; staticData?: { bytes: number; events: number } }>;
 }
 
 export interface BenchResults {
@@ -103,6 +112,14 @@ export interface BenchResults {
 			triggerV1OverWebhook: number;
 			triggerNoDedupeOverWebhook: number;
 		};
+		/** The same ratios per round, each from runs side by side in that round. */
+		perRound: Record<'triggerOverWebhook' | 'triggerNoDedupeOverWebhook' | 'triggerOverTriggerNoDedupe' | 'triggerLazyOverWebhookLazy' | 'triggerLazyOverTriggerNoDedupeLazy', number[]>;
+		/** Deliveries that filled each remembering trigger's memory before the rounds. */
+		prefill: number;
+		/** The memory's JavaScript cost per call at several sizes (memoryCost.ts). */
+		memoryCost: MemoryCostRow[];
+		/** Bytes of static data (the repeat memory) in each saved execution of the remembering triggers, the largest median. */
+		memoryBytesPerSavedExecution: number;
 	};
 	sandbox?: Record<string, { requestsPerSecond: number; p50Ms: number; p99Ms: number; allOk: boolean }>;
 	queue?: QueueBenchResult;
@@ -150,7 +167,7 @@ const SETTINGS_LABEL = { defaults: "n8n's defaults", lazy: 'N8N_EXPRESSION_ENGIN
 
 function webhookTable(w: NonNullable<BenchResults['webhooks']>): string {
 	return mdTable(
-		['Receiver', 'n8n settings', 'Processed/s (median)', 'Range', 'Accepted/s', 'p50, ms', 'p99, ms', 'Succeeded executions per round', 'n8n peak RSS, MB', 'Static data after the run'],
+		['Receiver', 'n8n settings', 'Processed/s (median)', 'Range', 'Accepted/s', 'p50, ms', 'p99, ms', 'n8n CPU per delivery, ms', 'Bytes per saved execution', 'Succeeded executions per round', 'n8n peak RSS, MB', 'Static data after the run'],
 		w.rows.map((r) => [
 			r.label,
 			SETTINGS_LABEL[r.settings],
@@ -159,11 +176,40 @@ function webhookTable(w: NonNullable<BenchResults['webhooks']>): string {
 			n0(r.acceptedPerSecond),
 			n1(r.p50Ms),
 			n1(r.p99Ms),
+			n1(r.cpuMsPerDelivery),
+			`${n0(r.bytesPerSavedExecution)} (static data ${n0(r.staticDataPerSavedExecution)}${r.savedExecutionsWithMemory ? `; ${r.savedExecutionsWithMemory} hold the memory` : ''})`,
 			`${r.executionsSucceeded.join(', ')} of ${w.deliveries}${r.nothingLost ? '' : ' **(lost or failed)**'}`,
 			`${r.peakMemoryMb} (main ${r.peakMainMb})`,
 			r.staticDataBytes === undefined ? '–' : `${n0(r.staticDataBytes / 1024)} KiB`,
 		]),
-		['---', '---', '---:', '---:', '---:', '---:', '---:', '---', '---:', '---:'],
+		['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---', '---:', '---:'],
+	);
+}
+
+/** Processed/s of each receiver round by round, with the events its memory held after the round. */
+function webhookRoundTable(w: NonNullable<BenchResults['webhooks']>, rounds: number): string {
+	const idx = Array.from({ length: rounds }, (_, i) => i);
+	const ratioRows: Array<[string, number[]]> = [
+		["this trigger / Webhook node, n8n's defaults", w.perRound.triggerOverWebhook],
+		["this trigger, option off / Webhook node, n8n's defaults", w.perRound.triggerNoDedupeOverWebhook],
+		["this trigger, option on / off, n8n's defaults", w.perRound.triggerOverTriggerNoDedupe],
+		['this trigger / Webhook node, lazy isolate acquisition', w.perRound.triggerLazyOverWebhookLazy],
+		['this trigger, option on / off, lazy isolate acquisition', w.perRound.triggerLazyOverTriggerNoDedupeLazy],
+	];
+	return mdTable(
+		['Receiver (processed/s) or ratio', ...idx.map((i) => `Round ${i + 1}`)],
+		[
+			...w.rows.map((r) => [
+				`${r.label} (${SETTINGS_LABEL[r.settings]})`,
+				...idx.map((i) => {
+					const run = r.runs[i];
+					if (!run) return '–';
+					return `${n0(run.processedPerSecond)}${run.staticData?.events ? ` (${n0(run.staticData.events)} remembered)` : ''}`;
+				}),
+			]),
+			...ratioRows.filter(([, v]) => v.some(Number.isFinite)).map(([label, v]) => [`**${label}**`, ...idx.map((i) => `**${n2(v[i])}**`)]),
+		],
+		['---', ...idx.map(() => '---:')],
 	);
 }
 
@@ -213,6 +259,22 @@ export function renderMarkdown(r: BenchResults): string {
 	if (r.webhooks) {
 		out.push(`## Webhooks: ${r.webhooks.deliveries.toLocaleString('en-US')} deliveries, ${r.webhooks.concurrency} in flight, no auth, both answer at once`, '');
 		out.push(webhookTable(r.webhooks), '');
+		out.push(
+			`Round by round${r.webhooks.prefill ? `, each remembering trigger filled with ${r.webhooks.prefill.toLocaleString('en-US')} deliveries before round 1` : ''} (remembered = events in the stored memory after the round):`,
+			'',
+			webhookRoundTable(r.webhooks, r.config.rounds),
+			'',
+			`What the repeat memory adds to each saved execution in n8n's database (the static data inside the stored workflow of the trigger's executions, bytes per execution): **${n0(r.webhooks.memoryBytesPerSavedExecution)}**.`,
+			'',
+			'The memory\'s JavaScript cost per webhook call, measured in the bench process (n8n\'s parse of the static data and its observable copy; the trigger\'s check and record; the JSON.stringify of a save; the database\'s own work is in the CPU per delivery above):',
+			'',
+			mdTable(
+				['Events remembered', 'Static data, bytes', 'Load, µs per call', 'Trigger, µs per call', 'Save\'s stringify, µs'],
+				r.webhooks.memoryCost.map((c) => [n0(c.events), n0(c.staticDataBytes), n0(c.loadUs), n0(c.triggerUs), n0(c.saveUs)]),
+				['---:', '---:', '---:', '---:', '---:'],
+			),
+			'',
+		);
 		const wr = r.webhooks.ratios;
 		out.push(
 			`Ratios of deliveries processed per second, this trigger / Webhook node in the same n8n: n8n's defaults **${n2(wr.triggerOverWebhook)}**; ` +
@@ -291,12 +353,18 @@ export function renderTable(r: BenchResults): string {
 		const w = r.webhooks;
 		lines.push('', `Webhooks: ${w.deliveries} deliveries, ${w.concurrency} in flight, medians of ${r.config.rounds} rounds`);
 		const rw = Math.max(8, ...w.rows.map((row) => row.label.length));
-		lines.push(`  ${pad('receiver', rw)} ${lpad('processed/s', 11)} ${lpad('accepted/s', 10)} ${lpad('p50 ms', 7)} ${lpad('p99 ms', 7)} ${lpad('peak MB', 8)} ${lpad('static', 8)}  executions`);
+		lines.push(`  ${pad('receiver', rw)} ${lpad('processed/s', 11)} ${lpad('per round', 14)} ${lpad('accepted/s', 10)} ${lpad('p99 ms', 7)} ${lpad('CPU ms', 7)} ${lpad('bytes/exec', 10)} ${lpad('static', 8)}  executions`);
 		for (const row of w.rows) {
 			lines.push(
-				`  ${pad(row.label, rw)} ${lpad(n0(row.processedPerSecond), 11)} ${lpad(n0(row.acceptedPerSecond), 10)} ${lpad(n1(row.p50Ms), 7)} ${lpad(n1(row.p99Ms), 7)} ${lpad(String(row.peakMemoryMb), 8)} ${lpad(row.staticDataBytes === undefined ? '–' : `${n0(row.staticDataBytes / 1024)}K`, 8)}  ${row.executionsSucceeded.join('/')} ok${row.nothingLost ? '' : ' LOST'}`,
+				`  ${pad(row.label, rw)} ${lpad(n0(row.processedPerSecond), 11)} ${lpad(row.runs.map((run) => n0(run.processedPerSecond)).join('/'), 14)} ${lpad(n0(row.acceptedPerSecond), 10)} ${lpad(n1(row.p99Ms), 7)} ${lpad(n1(row.cpuMsPerDelivery), 7)} ${lpad(n0(row.bytesPerSavedExecution), 10)} ${lpad(row.staticDataBytes === undefined ? '–' : `${n0(row.staticDataBytes / 1024)}K`, 8)}  ${row.executionsSucceeded.join('/')} ok${row.nothingLost ? '' : ' LOST'}`,
 			);
 		}
+		const rounds = (v: number[]) => v.map(n2).join('/');
+		lines.push(
+			`  per round: trigger/Webhook node defaults ${rounds(w.perRound.triggerOverWebhook)}, lazy ${rounds(w.perRound.triggerLazyOverWebhookLazy)};` +
+				` option on/off defaults ${rounds(w.perRound.triggerOverTriggerNoDedupe)}, lazy ${rounds(w.perRound.triggerLazyOverTriggerNoDedupeLazy)}` +
+				`; the memory adds ${n0(w.memoryBytesPerSavedExecution)} bytes of static data per saved execution`,
+		);
 		lines.push(
 			`  trigger/Webhook node, processed/s: defaults ${n2(w.ratios.triggerOverWebhook)}   lazy acquire ${n2(w.ratios.triggerLazyOverWebhookLazy)}` +
 				(Number.isFinite(w.ratios.triggerV1OverWebhook) ? `   version 1 ${n2(w.ratios.triggerV1OverWebhook)}` : '') +

@@ -1,26 +1,66 @@
 /**
- * The size of a workflow's static data as n8n stores it (`workflow_entity.staticData`), read
- * from n8n's SQLite database with Node 24's built-in `node:sqlite`: what the trigger's repeat
- * memory costs in storage, and what n8n writes back after each execution that changes it.
+ * What the trigger's repeat memory costs in n8n's database (SQLite in the bench's n8n): the
+ * workflow's static data (`workflow_entity.staticData`, which n8n loads for every webhook call
+ * and writes back when a call changed it), how many events it holds, and the bytes each saved
+ * execution takes (`execution_data`: the workflow as n8n stored it with the execution, and the
+ * run data), so that what the memory adds to an execution is measured rather than assumed.
  */
-import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
+import { queryN8nDatabase, type N8nDatabaseUser } from '../n8n/database';
+import { DIGEST_LENGTH, STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
 
-import type { N8nClient } from '../n8n/instance';
-import { NODE_BIN } from '../n8n/runtime';
+export interface StaticDataSize {
+	/** Bytes of the stored static data (0 when it has none). */
+	bytes: number;
+	/** Events the trigger's stored repeat memory holds. */
+	events: number;
+}
 
-const SCRIPT = `
-const { DatabaseSync } = require('node:sqlite');
-const db = new DatabaseSync(process.argv[1], { readOnly: true });
-const row = db.prepare('SELECT "staticData" FROM workflow_entity WHERE id = ?').get(process.argv[2]);
-const data = row && row.staticData;
-process.stdout.write(String(data == null ? 0 : Buffer.byteLength(typeof data === 'string' ? data : JSON.stringify(data))));
-`;
+/** The workflow's static data as n8n stored it: its size and the events of the repeat memory in it. */
+export async function storedStaticData(n8n: N8nDatabaseUser, workflowId: string): Promise<StaticDataSize> {
+	const [row] = await queryN8nDatabase<{ staticData: string | null }>(n8n, 'SELECT "staticData" FROM workflow_entity WHERE id = $1', [workflowId]);
+	const text = row?.staticData ?? null;
+	if (text === null) return { bytes: 0, events: 0 };
+	let events = 0;
+	for (const nodeData of Object.values(JSON.parse(text) as Record<string, Record<string, unknown> | null>)) {
+		const memory = nodeData?.[STORED_MEMORY_KEY] as StoredMemory | undefined;
+		for (const gen of memory?.gens ?? []) events += gen.keys.length / DIGEST_LENGTH;
+	}
+	return { bytes: Buffer.byteLength(text), events };
+}
 
-/** Bytes of the workflow's stored static data (0 when it has none). */
-export function staticDataBytes(n8n: Pick<N8nClient, 'userFolder' | 'env'>, workflowId: string): number {
-	const db = path.join(n8n.userFolder, '.n8n', 'database.sqlite');
-	const res = spawnSync(NODE_BIN, ['--no-warnings', '-e', SCRIPT, db, workflowId], { encoding: 'utf8', env: n8n.env });
-	if (res.status !== 0) throw new Error(`reading the static data of workflow ${workflowId} failed: ${res.stderr}`);
-	return Number(res.stdout);
+export interface SavedExecutionBytes {
+	executions: number;
+	/** Mean bytes per saved execution: the workflow n8n stored with it, its run data, both. */
+	workflowData: number;
+	data: number;
+	total: number;
+	/** Mean bytes of static data inside the stored workflow (the trigger's workflow holds only the memory there). */
+	staticData: number;
+	/** Saved executions whose stored workflow holds the repeat memory. */
+	withMemory: number;
+}
+
+/** The bytes n8n's database holds for each execution of the workflow after `afterId`. */
+export async function savedExecutionBytes(n8n: N8nDatabaseUser, workflowId: string, afterId: number): Promise<SavedExecutionBytes> {
+	const [row] = await queryN8nDatabase<{ executions: number; workflowData: number | null; data: number | null; staticData: number | null; withMemory: number | null }>(
+		n8n,
+		`SELECT count(*) AS executions,
+		        avg(length(CAST(d."workflowData" AS BLOB))) AS "workflowData",
+		        avg(length(CAST(d.data AS BLOB))) AS data,
+		        avg(coalesce(length(CAST(json_extract(d."workflowData", '$.staticData') AS BLOB)), 0)) AS "staticData",
+		        sum(instr(d."workflowData", '"${STORED_MEMORY_KEY}"') > 0) AS "withMemory"
+		   FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id
+		  WHERE e."workflowId" = $1 AND e.id > $2`,
+		[workflowId, afterId],
+	);
+	const workflowData = row?.workflowData ?? 0;
+	const data = row?.data ?? 0;
+	return {
+		executions: row?.executions ?? 0,
+		workflowData,
+		data,
+		total: workflowData + data,
+		staticData: row?.staticData ?? 0,
+		withMemory: row?.withMemory ?? 0,
+	};
 }

@@ -21,6 +21,8 @@ export interface N8nDatabaseUser {
 const SQLITE_SCRIPT = `
 const { DatabaseSync } = require('node:sqlite');
 const db = new DatabaseSync(process.argv[1], { readOnly: true });
+// n8n 1.x writes without WAL: a read during its write waits instead of failing ("database is locked")
+db.exec('PRAGMA busy_timeout = 10000');
 const rows = db.prepare(process.argv[2]).all(...JSON.parse(process.argv[3]));
 process.stdout.write(JSON.stringify(rows));
 `;

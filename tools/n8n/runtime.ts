@@ -133,7 +133,6 @@ export function runtimeById(id: string): N8nRuntime {
 // The default runtime's paths, as the rest of the tooling has always imported them.
 export const NODE_VERSION = N8N_2.nodeVersion;
 export const N8N_VERSION = N8N_2.n8nVersion;
-export const NODE_BIN = N8N_2.nodeBin;
 export const N8N_DIR = N8N_2.n8nDir;
 
 export type Log = (line: string) => void;

@@ -15,6 +15,7 @@ import { buildAdditionalDataForTests } from '../../support/harness/additionalDat
 import { createCredentialsHelper } from '../../support/harness/run';
 import {
 	deliveryMemory,
+	DIGEST_LENGTH,
 	MAX_STORED,
 	STORED_MEMORY_KEY,
 	type StoredMemory,
@@ -214,7 +215,7 @@ describe('repeat memory bounds', () => {
 	}
 	const keyOf = (id: string) => `${id}|message.inbound|`;
 	const storedCount = (hosted: HostedTrigger) =>
-		((hosted.staticData()[STATIC_KEY] as IDataObject)[STORED_MEMORY_KEY] as StoredMemory).gens.reduce((sum, gen) => sum + gen.n, 0);
+		((hosted.staticData()[STATIC_KEY] as IDataObject)[STORED_MEMORY_KEY] as StoredMemory).gens.reduce((sum, gen) => sum + gen.keys.length / DIGEST_LENGTH, 0);
 
 	it('forgets events older than 48 hours', async () => {
 		const now = Date.now();
@@ -233,14 +234,16 @@ describe('repeat memory bounds', () => {
 	it(`keeps at least the last ${REMEMBERED} events and stores at most ${MAX_STORED}, dropping the oldest`, async () => {
 		const now = Date.now();
 		const entries: Array<[string, number]> = Array.from({ length: MAX_STORED }, (_, i) => [keyOf(`msg_${i}`), now - HOUR_MS + i]);
-		const hosted = await host({ staticData: seeded(entries) });
+		// a workflow of its own: a new process memory, whose first call saves
+		const hosted = await host({ staticData: seeded(entries), workflowId: 'bounds-workflow' });
 
 		expect((await hosted.post({ ...inbound, message_id: 'msg_new' })).json).toMatchObject({ started: true });
 		expect(storedCount(hosted)).toBeLessThanOrEqual(MAX_STORED);
-		// The oldest generation was dropped: its events start again; the last 5,000 are still repeats.
+		// The oldest generation was dropped: its events start again; the last 5,000 (msg_new and the
+		// 4,999 before it) are still repeats.
 		expect((await hosted.post({ ...inbound, message_id: 'msg_0' })).json).toMatchObject({ started: true });
-		const lastKept = MAX_STORED - REMEMBERED;
-		expect((await hosted.post({ ...inbound, message_id: `msg_${lastKept}` })).json).toMatchObject({ started: false });
+		const oldestOfLast = MAX_STORED - (REMEMBERED - 1);
+		expect((await hosted.post({ ...inbound, message_id: `msg_${oldestOfLast}` })).json).toMatchObject({ started: false });
 		expect((await hosted.post({ ...inbound, message_id: `msg_${MAX_STORED - 1}` })).json).toMatchObject({ started: false });
 		expect(storedCount(hosted)).toBeLessThanOrEqual(MAX_STORED);
 	});
