@@ -44,8 +44,7 @@ export const HELP = `npm run bench [-- options]    (each option also as an envir
                                                        mode vs queue mode with 2 and 1 workers, ~16 min)
   --webhook-variants=LIST    BENCH_WEBHOOK_VARIANTS     receivers to run, of trigger, webhook (n8n's defaults),
                                                        triggerLazy, webhookLazy (lazy isolate acquisition),
-                                                       triggerV1 (saved workflows' version 1), triggerNoDedupe,
-                                                       triggerNoDedupeLazy (default: all but triggerV1)
+                                                       triggerNoDedupe, triggerNoDedupeLazy (default: all)
   --expression-engine=E     BENCH_EXPRESSION_ENGINE    n8n's N8N_EXPRESSION_ENGINE (vm, legacy; default:
                                                        n8n's default, vm in 2.41)
   --profile                 BENCH_PROFILE=1            write n8n's CPU profile (--cpu-prof) under

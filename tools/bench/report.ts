@@ -109,7 +109,6 @@ export interface BenchResults {
 		ratios: {
 			triggerOverWebhook: number;
 			triggerLazyOverWebhookLazy: number;
-			triggerV1OverWebhook: number;
 			triggerNoDedupeOverWebhook: number;
 		};
 		/** The same ratios per round, each from runs side by side in that round. */
@@ -279,7 +278,6 @@ export function renderMarkdown(r: BenchResults): string {
 		out.push(
 			`Ratios of deliveries processed per second, this trigger / Webhook node in the same n8n: n8n's defaults **${n2(wr.triggerOverWebhook)}**; ` +
 				`N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true **${n2(wr.triggerLazyOverWebhookLazy)}**` +
-				(Number.isFinite(wr.triggerV1OverWebhook) ? `; the trigger at version 1 (saved workflows), n8n's defaults ${n2(wr.triggerV1OverWebhook)}` : '') +
 				(Number.isFinite(wr.triggerNoDedupeOverWebhook) ? `; with Ignore Repeated Deliveries off ${n2(wr.triggerNoDedupeOverWebhook)}` : '') +
 				'.',
 			'',
@@ -367,7 +365,6 @@ export function renderTable(r: BenchResults): string {
 		);
 		lines.push(
 			`  trigger/Webhook node, processed/s: defaults ${n2(w.ratios.triggerOverWebhook)}   lazy acquire ${n2(w.ratios.triggerLazyOverWebhookLazy)}` +
-				(Number.isFinite(w.ratios.triggerV1OverWebhook) ? `   version 1 ${n2(w.ratios.triggerV1OverWebhook)}` : '') +
 				(Number.isFinite(w.ratios.triggerNoDedupeOverWebhook) ? `   without de-duplication ${n2(w.ratios.triggerNoDedupeOverWebhook)}` : ''),
 		);
 	}

@@ -42,8 +42,8 @@ async function setUpReceivers(ctx: BenchContext): Promise<WebhookVariant[]> {
 		const remembers = wf.nodes[0].parameters?.ignoreRepeatedDeliveries === true;
 		variants.push({ key, label, n8n: instance, settings, remembers, workflowId: id, url: `${instance.webhookBaseUrl}/${webhookPath}` });
 	};
-	const addTrigger = async (key: string, label: string, settings: WebhookVariant['settings'], dedupe: boolean, version?: number) => {
-		const wf = triggerWorkflow(`Bench webhooks: ${label}`, dedupe, version);
+	const addTrigger = async (key: string, label: string, settings: WebhookVariant['settings'], dedupe: boolean) => {
+		const wf = triggerWorkflow(`Bench webhooks: ${label}`, dedupe);
 		await addReceiver(key, label, settings, wf, `${wf.nodes[0].webhookId}/chat-app`);
 	};
 	const addWebhookNode = async (key: string, label: string, settings: WebhookVariant['settings']) =>
@@ -53,7 +53,6 @@ async function setUpReceivers(ctx: BenchContext): Promise<WebhookVariant[]> {
 	await addWebhookNode('webhook', "n8n's Webhook node (Respond: Immediately)", 'defaults');
 	await addTrigger('triggerLazy', `this trigger ${triggerVersion}, lazy isolate acquisition`, 'lazy', true);
 	await addWebhookNode('webhookLazy', "n8n's Webhook node, lazy isolate acquisition", 'lazy');
-	await addTrigger('triggerV1', 'this trigger at version 1 (saved workflows)', 'defaults', true, 1);
 	await addTrigger('triggerNoDedupe', `this trigger ${triggerVersion}, Ignore Repeated Deliveries off`, 'defaults', false);
 	await addTrigger('triggerNoDedupeLazy', `this trigger ${triggerVersion}, Ignore Repeated Deliveries off, lazy isolate acquisition`, 'lazy', false);
 	return variants;
@@ -150,7 +149,6 @@ export async function setUpWebhookPart(ctx: BenchContext): Promise<BenchPart> {
 				ratios: {
 					triggerOverWebhook: by('trigger') / by('webhook'),
 					triggerLazyOverWebhookLazy: by('triggerLazy') / by('webhookLazy'),
-					triggerV1OverWebhook: by('triggerV1') / by('webhook'),
 					triggerNoDedupeOverWebhook: by('triggerNoDedupe') / by('webhook'),
 				},
 				perRound: {

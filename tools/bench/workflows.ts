@@ -179,7 +179,7 @@ export function httpRequestSendWorkflow(
  * This package's trigger alone (production URL /webhook/<webhookId>/chat-app), no auth, at the
  * version new workflows get unless `typeVersion` is given.
  */
-export function triggerWorkflow(name: string, ignoreRepeatedDeliveries: boolean, typeVersion = nodeVersions().trigger): WorkflowJson {
+export function triggerWorkflow(name: string, ignoreRepeatedDeliveries: boolean): WorkflowJson {
 	return {
 		name,
 		nodes: [
@@ -187,7 +187,7 @@ export function triggerWorkflow(name: string, ignoreRepeatedDeliveries: boolean,
 				id: randomUUID(),
 				name: 'Trigger',
 				type: NODE_TYPES.trigger,
-				typeVersion,
+				typeVersion: nodeVersions().trigger,
 				position: [0, 0],
 				webhookId: randomUUID(),
 				parameters: {

@@ -182,7 +182,9 @@ export class MessagingService {
 		const from = e164(body, 'from');
 		const text = typeof body.text === 'string' ? body.text : '';
 		if (body.text !== undefined && typeof body.text !== 'string') throw invalid('text', "The field 'text' must be a string.");
-		const now = this.clock.nowIso();
+		// One reading of the clock: the window closes 24 hours after the timestamp the payload carries.
+		const nowMs = this.clock.nowMs();
+		const now = new Date(nowMs).toISOString();
 		const payload: InboundWebhookPayload = {
 			event_type: 'message.inbound',
 			message_id: newId('msg_in'),
@@ -192,7 +194,7 @@ export class MessagingService {
 			text,
 			timestamp: now,
 		};
-		this.lastInbound.set(from, this.clock.nowMs());
+		this.lastInbound.set(from, nowMs);
 		this.messages.set(payload.message_id, {
 			message_id: payload.message_id,
 			conversation_id: payload.conversation_id,
