@@ -36,14 +36,13 @@ import {
 	type InstalledPackage,
 } from './communityNodes';
 import { actionUse, tryUses, working } from './credentialUse';
-import { e2eRuntime } from './environment';
+import { e2eRuntime, log } from './environment';
 import { EDITIONS, MESSAGING_EDITION, TIMELINE_EDITION, nodeTypesOf, packAndPublish } from './shippedPackages';
 import { env, onceRegistered, sandbox } from './support';
 
 jest.setTimeout(300_000);
 
 const runtime = e2eRuntime();
-const log = (line: string) => process.stderr.write(line + '\n');
 const CUSTOMER = EXAMPLE_DATA.customerPhone;
 /** The node panel's entry for n8n's Send and Wait nodes: "Human review" in 2.x, "Human in the loop" in 1.x. */
 const HUMAN_REVIEW = runtime.n8nVersion.startsWith('1.') ? 'Human in the loop' : 'Human review';

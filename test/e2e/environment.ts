@@ -65,7 +65,8 @@ function running(runtime: N8nRuntime): Running {
 	return g[KEY][runtime.id];
 }
 
-const log = (line: string) => process.stderr.write(line + '\n');
+/** A progress line of an end-to-end suite, on stderr, where jest shows it as it happens. */
+export const log = (line: string) => process.stderr.write(line + '\n');
 
 /** For jest's globalSetup. */
 export async function setupE2e(runtime: N8nRuntime = N8N_2): Promise<E2eEnv> {

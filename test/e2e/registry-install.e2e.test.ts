@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { e2eRuntime } from './environment';
+import { e2eRuntime, log } from './environment';
 import { NODE_TYPES, PACKAGE_NAME, packPackage, type N8nInstance } from '../../tools/n8n/instance';
 import { startRegistry, type LocalRegistry } from '../../tools/n8n/registry';
 import { PROJECT_ROOT } from '../../tools/n8n/runtime';
@@ -36,7 +36,6 @@ import { activateFixture, newestFixtures, UPDATE_FIXTURES, type ActiveFixture, t
 jest.setTimeout(300_000);
 
 const runtime = e2eRuntime();
-const log = (line: string) => process.stderr.write(line + '\n');
 /** The version the project builds, and the next patch release the update test publishes. */
 const VERSION: string = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).version;
 const NEXT_VERSION = VERSION.replace(/^(\d+)\.(\d+)\.(\d+).*$/, (_, major, minor, patch) => `${major}.${minor}.${Number(patch) + 1}`);

@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { e2eRuntime } from './environment';
+import { e2eRuntime, log } from './environment';
 import type { N8nInstance } from '../../tools/n8n/instance';
 import { startRegistry, type LocalRegistry } from '../../tools/n8n/registry';
 import { ARTIFACTS_DIR, PROJECT_ROOT } from '../../tools/n8n/runtime';
@@ -28,7 +28,6 @@ import { env } from './support';
 jest.setTimeout(300_000);
 
 const runtime = e2eRuntime();
-const log = (line: string) => process.stderr.write(line + '\n');
 
 /** The version the committed code holds (the previous release, as far as the clone knows). */
 const PREVIOUS: string = JSON.parse(

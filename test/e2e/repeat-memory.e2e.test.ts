@@ -20,7 +20,7 @@ import { freePort, startN8n, type N8nInstance } from '../../tools/n8n/instance';
 import { ARTIFACTS_DIR, N8N_2 } from '../../tools/n8n/runtime';
 import { waitFor } from '../../tools/shared/wait';
 import { inboundEvent, pool, post, publish, storedDigests, triggerOnlyWorkflow } from '../e2e-queue/support';
-import { e2eRuntime } from './environment';
+import { e2eRuntime, log } from './environment';
 
 /** docs/trigger.md: a process saves its new events with its first call this long after its previous save. */
 const SAVED_AFTER_MS = 250;
@@ -28,7 +28,6 @@ const SAVED_AFTER_MS = 250;
 jest.setTimeout(600_000);
 
 const runtime = e2eRuntime();
-const log = (line: string) => process.stderr.write(line + '\n');
 let n8n: N8nInstance;
 let userFolder: string;
 let port: number;

@@ -45,14 +45,13 @@ import {
 	working,
 	type CredentialUse,
 } from './credentialUse';
-import { e2eRuntime } from './environment';
+import { e2eRuntime, log } from './environment';
 import { COMBINED, EDITIONS, nodeTypesOf, packAndPublish, type ShippedPackage } from './shippedPackages';
 import { env } from './support';
 
 jest.setTimeout(300_000);
 
 const runtime = e2eRuntime();
-const log = (line: string) => process.stderr.write(line + '\n');
 const LOG_NAME = 'two-packages';
 
 let scratch: string;

@@ -37,14 +37,13 @@ import {
 	type InstalledPackage,
 } from './communityNodes';
 import { API_CREDENTIALS, actionUse, tryUses, working } from './credentialUse';
-import { e2eRuntime } from './environment';
+import { e2eRuntime, log } from './environment';
 import { SHIPPED, nodeTypesOf, packAndPublish, type ShippedPackage } from './shippedPackages';
 import { env, n8n as suiteN8n } from './support';
 
 jest.setTimeout(300_000);
 
 const runtime = e2eRuntime();
-const log = (line: string) => process.stderr.write(line + '\n');
 const LOG_NAME = 'unverified-packages';
 const LOG_FILE = registryN8nLogFile(LOG_NAME, runtime);
 /** n8n 3.0's default. */
