@@ -23,7 +23,9 @@ import { deliveryDigest } from '../../nodes/ChatAppMessagingTrigger/deliveryMemo
 import { SandboxClient } from '../../tools/sandbox/client';
 import { executionsOf, queryN8nDatabase, settledExecutions } from '../../tools/n8n/database';
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData, SESSION_REQUESTS } from '../../tools/n8n/examples';
-import { freePort, startN8n, wireCredentials, type N8nInstance, type StoredCredential } from '../../tools/n8n/instance';
+import { wireCredentials, type StoredCredential } from '../../tools/n8n/client';
+import { startN8n, type N8nInstance } from '../../tools/n8n/instance';
+import { freePort } from '../../tools/n8n/processes';
 import { PINNED_WEBHOOK_PATHS, startQueueCluster, type QueueCluster } from '../../tools/n8n/queue';
 import { waitFor } from '../../tools/shared/wait';
 import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';

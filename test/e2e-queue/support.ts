@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 
 import { DIGEST_LENGTH, STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
 import { executionsOf, queryN8nDatabase, type N8nDatabaseUser } from '../../tools/n8n/database';
-import { NODE_TYPES, type N8nClient, type N8nProcess, type WorkflowJson } from '../../tools/n8n/instance';
+import type { N8nClient, WorkflowJson } from '../../tools/n8n/client';
+import { NODE_TYPES } from '../../tools/n8n/communityPackage';
+import type { N8nProcess } from '../../tools/n8n/server';
 import { waitFor } from '../../tools/shared/wait';
 import { BACKEND_HEADER } from '../../tools/n8n/proxy';
 import { webhookUrlsOf } from '../../tools/n8n/webhooks';

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 
 import { SCRIPTED_MODEL, startModelServer, type ModelServer } from '../support/model-server';
-import { NODE_TYPES, type N8nClient, type StoredCredential, type WorkflowJson } from '../../tools/n8n/instance';
+import type { N8nClient, StoredCredential, WorkflowJson } from '../../tools/n8n/client';
+import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 
 /** The action node as n8n offers it to an AI Agent (`usableAsTool` adds the `Tool` type). */
 export const TOOL_NODE_TYPE = `${NODE_TYPES.action}Tool`;

@@ -6,7 +6,7 @@
  * longer than the interval).
  */
 import { EXAMPLE_DATA, EXAMPLE_FILES, readExample, seedExampleData } from '../../tools/n8n/examples';
-import { wireCredentials, type WorkflowJson } from '../../tools/n8n/instance';
+import { wireCredentials, type WorkflowJson } from '../../tools/n8n/client';
 import { creds, n8n, nodeOutput, sandbox, waitForExecutionsWhere, waitForSettledExecutions } from './support';
 
 const INTERVAL_SECONDS = 2;

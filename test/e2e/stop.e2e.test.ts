@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { freePort, portIsFree } from '../../tools/n8n/instance';
+import { freePort, portIsFree } from '../../tools/n8n/processes';
 import { PROJECT_ROOT } from '../../tools/n8n/runtime';
 import { waitFor } from '../../tools/shared/wait';
 

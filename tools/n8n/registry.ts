@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { waitFor } from '../shared/wait';
-import { freePort } from './instance';
+import { freePort } from './processes';
 import { N8N_2, VERDACCIO, ensureNpmTool, runtimeEnv, type Log } from './runtime';
 
 export interface LocalRegistry {
