@@ -3,7 +3,6 @@
 // its entry and services, so a node of one service loads only that service's modules. Its `execute` is the router: the chosen operation, once per input item (or once per
 // run), with the run's parameters and credentials read once (../execution.ts).
 import {
-	NodeConnectionTypes,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -13,9 +12,10 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { type ActionNodeEntry, shownNames } from '../catalog';
-import { asNodeError, unsupportedOperation } from '../errors';
+import { asNodeError, belowTheFloor, unsupportedOperation } from '../errors';
 import { ActionExecution, type Item } from '../execution';
 import { readConcurrency, readRequestSettings } from '../fields/requestOptions';
+import { MAIN_CONNECTION, ON_SUPPORTED_N8N, withFloorNotice } from '../n8nVersion';
 import { actionNodeParts } from './description';
 import { type OperationItem, type RegisteredOperation, resourcesOf, type ServiceActions } from './operation';
 
@@ -113,13 +113,13 @@ export class ActionNode implements INodeType {
 			defaultVersion: 1,
 			subtitle: parts.subtitle,
 			usableAsTool: true,
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
+			inputs: [MAIN_CONNECTION],
+			outputs: [MAIN_CONNECTION],
 			credentials: parts.credentials,
 			// Message → Send and Wait for Response: n8n's waiting webhooks, never registered with a
 			// service (docs/send-and-wait.md says why they need no webhookMethods).
 			...(waiting && { webhooks: waiting.webhooks, waitingNodeTooltip: waiting.tooltip }),
-			properties: parts.properties,
+			properties: withFloorNotice(parts.properties),
 		};
 		if (Object.keys(listSearch).length > 0) this.methods = { listSearch };
 		// Only a node that can wait has a webhook method: n8n counts a node with one as able to
@@ -127,6 +127,7 @@ export class ActionNode implements INodeType {
 		if (waiting) this.webhook = waiting.answer;
 		const operations = parts.operations;
 		this.execute = async function (this: IExecuteFunctions) {
+			if (!ON_SUPPORTED_N8N) throw belowTheFloor(this, 'Nothing was sent.');
 			return await route(this, operations);
 		};
 	}
