@@ -5,6 +5,7 @@
 // thing this suite cannot install); the compatibility matrix shows the same in a real n8n 1.82.3
 // (test/compat/, and test/e2e/below-floor.e2e.test.ts).
 import type { IHookFunctions, INodeType } from 'n8n-workflow';
+import { TimelineNavigation } from '../../nodes/TimelineNavigation/TimelineNavigation.node';
 
 const NODE_CLASSES: Array<[string, string]> = [
 	['TimelineNavigation/TimelineNavigation.node', 'TimelineNavigation'],
@@ -19,10 +20,11 @@ function onOlderN8n(file: string, className: string): INodeType {
 	let node: INodeType | undefined;
 	jest.isolateModules(() => {
 		jest.doMock('n8n-workflow', () => {
-			const { NodeConnectionTypes: _absent, ...older } = jest.requireActual('n8n-workflow');
+			const older = { ...jest.requireActual<object>('n8n-workflow') } as Record<string, unknown>;
+			delete older.NodeConnectionTypes;
 			return older;
 		});
-		const loaded = require(`../../nodes/${file}`) as Record<string, new () => INodeType>;
+		const loaded = jest.requireActual<Record<string, new () => INodeType>>(`../../nodes/${file}`);
 		node = new loaded[className]();
 	});
 	jest.dontMock('n8n-workflow');
@@ -47,7 +49,7 @@ describe.each(NODE_CLASSES)('%s on an n8n older than 1.85', (file, className) =>
 	it('refuses to run, saying which n8n it needs and what did not happen', async () => {
 		const refusal = node.execute
 			? node.execute.call(context as never)
-			: node.webhookMethods!.default.create.call(context as unknown as IHookFunctions);
+			: node.webhookMethods!.default!.create.call(context as unknown as IHookFunctions);
 		await expect(refusal).rejects.toThrow('This node needs n8n 1.85 or newer');
 		await expect(refusal).rejects.toEqual(
 			expect.objectContaining({
@@ -58,6 +60,5 @@ describe.each(NODE_CLASSES)('%s on an n8n older than 1.85', (file, className) =>
 });
 
 it('on n8n 1.85 and newer the nodes show no such notice', () => {
-	const { TimelineNavigation } = require('../../nodes/TimelineNavigation/TimelineNavigation.node');
-	expect((new TimelineNavigation() as INodeType).description.properties.some((property) => property.name === 'olderN8nNotice')).toBe(false);
+	expect(new TimelineNavigation().description.properties.some((property) => property.name === 'olderN8nNotice')).toBe(false);
 });

@@ -57,9 +57,7 @@ export interface N8nRuntime {
 	marker: string;
 	lock: string;
 	logFile: string;
-	/** What this n8n needs different in its environment (undefined removes a setting). */
-	serverEnv: Record<string, string | undefined>;
-	/** What its CLI commands (`n8n execute`, `export:nodes`, ...) need on top of that. */
+	/** What its CLI commands (`n8n execute`, `export:nodes`, ...) need in their environment (undefined removes a setting). */
 	cliEnv: Record<string, string | undefined>;
 }
 
@@ -85,7 +83,6 @@ export function defineRuntime(o: {
 	templateDir?: string;
 	/** Without a template: overrides for packages this registry lacks (see docs/compatibility.md). */
 	overrides?: Record<string, string>;
-	serverEnv?: Record<string, string | undefined>;
 	cliEnv?: Record<string, string | undefined>;
 }): N8nRuntime {
 	const nodeDir = path.join(o.dir, o.nodeFolder);
@@ -113,7 +110,6 @@ export function defineRuntime(o: {
 		marker: path.join(o.dir, 'runtime.json'),
 		lock: path.join(o.dir, '.install.lock'),
 		logFile: path.join(o.dir, 'install.log'),
-		serverEnv: o.serverEnv ?? {},
 		cliEnv: o.cliEnv ?? {},
 	};
 }
@@ -140,8 +136,6 @@ export const N8N_1 = defineRuntime({
 	dir: path.join(RUNTIME_DIR, 'n8n-1.123'),
 	nodeFolder: 'node22',
 	templateDir: path.join(__dirname, 'n8n-runtime-1.x'),
-	// 1.x has no mcp-registry module, and refuses to start when told to disable it
-	serverEnv: { N8N_DISABLED_MODULES: undefined },
 	// Its CLI ends with a segmentation fault after printing its result (3 of 4 `n8n execute`
 	// runs of a workflow of core nodes only) with its default expression engine, `vm`
 	// (isolated-vm) on Node 22; with `legacy` it exits 0. The server keeps the default.
@@ -158,7 +152,6 @@ const XLSX_FROM_THE_REGISTRY = { xlsx: '0.18.5' };
  * `npm install n8n@<version>` does).
  */
 function matrixRuntime(n8nVersion: string): N8nRuntime {
-	const [major, minor] = n8nVersion.split('.').map(Number);
 	return defineRuntime({
 		id: n8nVersion,
 		nodeVersion: '22.23.3',
@@ -166,13 +159,13 @@ function matrixRuntime(n8nVersion: string): N8nRuntime {
 		dir: path.join(RUNTIME_DIR, `n8n-${n8nVersion}`),
 		nodeFolder: 'node22',
 		overrides: XLSX_FROM_THE_REGISTRY,
-		// n8n before the mcp-registry module refuses to start when told to disable it
-		serverEnv: major < 2 || (major === 2 && minor < MCP_REGISTRY_MODULE_SINCE) ? { N8N_DISABLED_MODULES: undefined } : {},
 	});
 }
 
-/** The 2.x minor whose n8n has the mcp-registry module (measured: see docs/compatibility.md). */
-const MCP_REGISTRY_MODULE_SINCE = 41;
+/** Whether the runtime's n8n has this backend module (n8n refuses to start when told to disable one it lacks). */
+export function hasN8nModule(runtime: N8nRuntime, name: string): boolean {
+	return fs.existsSync(path.join(runtime.n8nPkgDir, 'dist', 'modules', name));
+}
 
 /** Each version of the compatibility matrix, in its order: a pinned runtime where there is one. */
 export const MATRIX_RUNTIMES: readonly N8nRuntime[] = MATRIX.map(

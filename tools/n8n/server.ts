@@ -15,7 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { PACKAGE_NAME, installPackage, packPackage } from './communityPackage';
 import { freePort, groupAlive, portIsFree, unrefSleep } from './processes';
-import { ARTIFACTS_DIR, N8N_2, PROJECT_ROOT, RUNTIMES, ensureRuntime, runtimeEnv, type Log, type N8nRuntime } from './runtime';
+import { ARTIFACTS_DIR, N8N_2, PROJECT_ROOT, RUNTIMES, ensureRuntime, hasN8nModule, runtimeEnv, type Log, type N8nRuntime } from './runtime';
 import { waitFor } from '../shared/wait';
 
 /** Fixed so that a persistent user folder stays readable across starts. Test-only. */
@@ -323,6 +323,7 @@ export function n8nEnv(o: {
 	runtime?: N8nRuntime;
 }): NodeJS.ProcessEnv {
 	const url = `http://127.0.0.1:${o.port}`;
+	const runtime = o.runtime ?? N8N_2;
 	return runtimeEnv({
 		N8N_USER_FOLDER: o.userFolder,
 		N8N_ENCRYPTION_KEY: o.encryptionKey,
@@ -342,12 +343,12 @@ export function n8nEnv(o: {
 		N8N_RUNNERS_MODE: 'internal',
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_RUNNERS_BROKER_PORT: String(o.brokerPort),
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// it would reach a remote host; n8n before 2.30 has no such module and refuses to start when told to disable it
+		N8N_DISABLED_MODULES: hasN8nModule(runtime, 'mcp-registry') ? 'mcp-registry' : undefined,
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_LOG_OUTPUT: 'console',
 		N8N_LOG_LEVEL: 'info',
-		...(o.runtime ?? N8N_2).serverEnv,
 		...(o.extra ?? {}),
-	}, o.runtime);
+	}, runtime);
 }

@@ -27,7 +27,7 @@ export const MATRIX: readonly MatrixVersion[] = [
 	{ n8n: '1.110.1', why: 'the oldest release here with them (1.107 added them; 1.106 to 1.109.0 do not install here)' },
 	{ n8n: '1.123.81', why: 'the maintained 1.x line, the e2e suite\'s second version' },
 	{ n8n: '2.0.3', why: 'n8n 2.0: task runners and new defaults' },
-	{ n8n: '2.10.0' },
+	{ n8n: '2.11.4' },
 	{ n8n: '2.20.12' },
 	{ n8n: '2.30.8' },
 	{ n8n: '2.41.1', role: 'newest', why: 'the newest that installs here (2.41.3 pins packages this registry lacks)' },
