@@ -100,8 +100,12 @@ async function postToWebhook(n8n: N8nClient, path: string, body: object = {}): P
 	return res.status;
 }
 
-/** Whether an execution has ended (n8n 1.85's public API gives no `status`, only `stoppedAt`). */
-const hasEnded = (execution: any) => Boolean(execution.stoppedAt) || ['success', 'error', 'crashed'].includes(execution.status);
+/**
+ * Whether an execution has ended: not running and not waiting (a waiting execution has stopped
+ * too). n8n 1.85's public API gives no `status`, only `stoppedAt` and `waitTill`.
+ */
+const hasEnded = (execution: any) =>
+	execution.status === undefined ? Boolean(execution.stoppedAt) && !execution.waitTill : ['success', 'error', 'crashed', 'canceled'].includes(execution.status);
 
 /** Whether it ended well. */
 const succeeded = (execution: any) => execution.status === 'success' || (execution.status === undefined && execution.finished === true);
@@ -151,13 +155,6 @@ async function newestVersion(n8n: N8nClient, type: string): Promise<number | und
 		.flatMap((t) => (Array.isArray(t.version) ? t.version : [t.version]));
 	return versions.length > 0 ? Math.max(...versions) : undefined;
 }
-
-/** Whether `version` (major.minor.patch) is `floor` (major.minor or major.minor.patch) or newer. */
-export const versionAtLeast = (version: string, floor: string) => {
-	const [a, b] = [version, floor].map((v) => v.split('.').map(Number));
-	for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
-	return true;
-};
 
 /** In the order of the results table's columns. */
 export const CHECKS: readonly SmokeCheck[] = [
@@ -306,17 +303,20 @@ export const CHECKS: readonly SmokeCheck[] = [
 		appliesTo: hasCredential(CREDENTIAL_TYPES.messaging),
 		onlyLooks: true,
 		run: async (ctx) => {
-			// "Human in the loop" in n8n 1.x's node panel, "Human review" in 2.x's
-			const entry = versionAtLeast(ctx.version, '2.0.0') ? 'Human review' : 'Human in the loop';
+			// "Human in the loop" in the node panel of n8n 1.x and early 2.x, "Human review" later
+			const entries = ['Human review', 'Human in the loop'];
 			const displayName = await actionDisplayName(ctx);
 			const browser = await openBrowser();
+			let entry = entries.join('" or "');
 			try {
 				await signIn(browser.page, ctx.n8n);
 				await newWorkflowWithManualTrigger(browser.page, ctx.n8n);
 				const creator = browser.page.locator('[data-test-id=node-creator]');
-				const category = creator.getByText(entry, { exact: true });
-				if ((await category.count()) === 0) return `the node panel has no "${entry}" list`;
-				await category.click();
+				const listed = [];
+				for (const name of entries) if ((await creator.getByText(name, { exact: true }).count()) > 0) listed.push(name);
+				if (listed.length === 0) return `the node panel has no "${entry}" list`;
+				entry = listed[0];
+				await creator.getByText(entry, { exact: true }).click();
 				await creator.getByText('Send and wait for response', { exact: true }).waitFor({ timeout: 15_000 });
 				await creatorItem(browser.page, displayName).waitFor({ timeout: 15_000 });
 				return WORKS;

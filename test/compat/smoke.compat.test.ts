@@ -27,7 +27,7 @@ import { sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 import { e2eRuntime, log } from '../e2e/environment';
 import { COMBINED, EDITIONS, SHIPPED, packAndPublish, type ShippedPackage } from '../e2e/shippedPackages';
 import { env, sandbox } from '../e2e/support';
-import { CHECKS, versionAtLeast, type SmokeCheck } from './checks';
+import { CHECKS, type SmokeCheck } from './checks';
 
 jest.setTimeout(600_000);
 
@@ -39,6 +39,13 @@ const INSTALLS: Array<{ name: string; packages: readonly ShippedPackage[] }> = [
 	{ name: 'combined', packages: [COMBINED] },
 	{ name: 'editions', packages: EDITIONS },
 ];
+
+/** Whether `version` (major.minor.patch) is `floor` (major.minor or major.minor.patch) or newer. */
+const versionAtLeast = (version: string, floor: string) => {
+	const [a, b] = [version, floor].map((v) => v.split('.').map(Number));
+	for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+	return true;
+};
 
 /** What `check` must give on this version: WORKS, or the words the node refuses with. */
 function expected(check: SmokeCheck): string {

@@ -60,19 +60,24 @@ const SHORT: Record<string, string> = {
 };
 const short = (name: string) => SHORT[name] ?? name;
 
-/** "This node needs n8n 1.85 or newer" and the like, as a cell says it. */
-function cellWords(outcome: string): string {
+/**
+ * A cell's words for what a check gave: ✓; "says: needs n8n 1.107" for the node's refusal; on a
+ * version whose smoke passed, any other answer was the one expected there (n8n's own refusal),
+ * else a failure.
+ */
+function cellWords(outcome: string, passed: boolean): string {
+	if (outcome === WORKS) return '✓';
 	const needs = outcome.match(/needs n8n ([\d.]+) or newer/);
-	return needs ? `says: needs n8n ${needs[1]}` : `✗ (see below)`;
+	if (needs) return `says: needs n8n ${needs[1]}`;
+	return passed ? 'n8n refuses' : '✗';
 }
 
-function cell(check: CheckResults | undefined): string {
+function cell(check: CheckResults | undefined, passed: boolean): string {
 	if (!check) return '—';
 	const outcomes = Object.entries(check.outcomes);
-	if (outcomes.every(([, outcome]) => outcome === WORKS)) return '✓';
-	const words = new Set(outcomes.map(([, outcome]) => (outcome === WORKS ? '✓' : cellWords(outcome))));
+	const words = new Set(outcomes.map(([, outcome]) => cellWords(outcome, passed)));
 	if (words.size === 1) return [...words][0];
-	return outcomes.map(([name, outcome]) => `${short(name)} ${outcome === WORKS ? '✓' : cellWords(outcome)}`).join(', ');
+	return outcomes.map(([name, outcome]) => `${short(name)} ${cellWords(outcome, passed)}`).join(', ');
 }
 
 const day = (iso: string) => iso.slice(0, 10);
@@ -90,7 +95,7 @@ export function resultsTable(results: VersionResults[]): string {
 	const role = (n8n: string) => MATRIX.find((entry) => entry.n8n === n8n)?.role;
 	const rows = results.map((version) => {
 		const name = role(version.n8n) ? `**${version.n8n}** (${role(version.n8n)})` : version.n8n;
-		return `| ${name} | ${version.node} | ${cols.map((col) => cell(version.checks.find((check) => check.id === col.id))).join(' | ')} |`;
+		return `| ${name} | ${version.node} | ${cols.map((col) => cell(version.checks.find((check) => check.id === col.id), version.passed)).join(' | ')} |`;
 	});
 	return [`| n8n | Node | ${cols.map((col) => col.title).join(' | ')} |`, `|---|---|${cols.map(() => '---').join('|')}|`, ...rows].join('\n');
 }
