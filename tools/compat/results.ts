@@ -112,10 +112,11 @@ export function resultsDetails(results: VersionResults[]): string {
 	return lines.length > 0 ? lines.join('\n') : '- none: every check worked on every version';
 }
 
-/** The oldest version of the matrix from which `check` worked for every package on every later version. */
+/** The oldest version of the matrix (at or above the package's floor) from which `check` worked for every package on every later version. */
 function floorOf(results: VersionResults[], id: string): string | undefined {
+	const belowTheFloor = new Set(MATRIX.filter((entry) => entry.role === 'below the floor').map((entry) => entry.n8n));
 	let floor: string | undefined;
-	for (const version of [...results].reverse()) {
+	for (const version of [...results].reverse().filter((entry) => !belowTheFloor.has(entry.n8n))) {
 		const check = version.checks.find((c) => c.id === id);
 		if (!check || !Object.values(check.outcomes).every((outcome) => outcome === WORKS)) break;
 		floor = version.n8n;
@@ -130,7 +131,7 @@ export function resultsHeading(results: VersionResults[]): string {
 	const failed = results.filter((version) => !version.passed).map((version) => version.n8n);
 	return (
 		`Measured by \`npm run test:compat\` on ${when}, on ${results.length} n8n versions (${results[0]?.n8n} to ${results.at(-1)?.n8n}), ` +
-		`each package installed with \`npm install <package> --legacy-peer-deps\` in n8n's user folder, as below` +
+		`each package installed with \`npm install <package> --legacy-peer-deps\` in n8n's user folder` +
 		(failed.length > 0 ? `; the smoke failed on ${failed.join(', ')}.` : '.')
 	);
 }
@@ -156,7 +157,7 @@ export function withGenerated(document: string, name: string, content: string): 
 export function generatedBlocks(results: VersionResults[]): Record<keyof typeof DOCUMENTS, Record<string, string>> {
 	const table = resultsTable(results);
 	const heading = resultsHeading(results);
-	const floors = `Oldest version proved, per check: ${featureFloors(results)}.`;
+	const floors = `The oldest version of the list from which each works on every later one: ${featureFloors(results)}.`;
 	return {
 		readme: { table: `${heading}\n\n${table}\n\n${floors}` },
 		compatibility: { table: `${heading}\n\n${table}\n\n${floors}`, details: resultsDetails(results) },

@@ -11,6 +11,8 @@
  *     .n8n-runtime/n8n-1.123/node22/...                           Node 22 (isolated-vm 6 needs >= 22)
  *     .n8n-runtime/n8n-1.123/n8n/node_modules/n8n/bin/n8n
  *     .n8n-runtime/n8n-1.123/runtime.json
+ *   every other version of the compatibility matrix (versions.ts)
+ *     .n8n-runtime/n8n-<version>/node22/..., n8n/..., runtime.json
  *
  * Idempotent: with a valid marker it returns at once. An interrupted run is recovered by
  * re-running each step that is not verifiably complete (npm install reconciles a partial
@@ -715,7 +717,7 @@ export async function ensureNpmTool(tool: NpmTool, opts: { log?: Log } = {}): Pr
 	}
 }
 
-/** `tsx tools/n8n/runtime.ts [2.41|1.123|all]`: installs one runtime (default 2.41) or every one. */
+/** `tsx tools/n8n/runtime.ts [2.41|1.123|<matrix version>|all]`: installs one runtime (default 2.41) or every one (the matrix's too: about 28 GB). */
 if (require.main === module) {
 	const t0 = Date.now();
 	const which = process.argv[2] ?? N8N_2.id;
