@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { deliveryDigest } from '../../nodes/shared/messaging/trigger/deliveryMemory';
+import { digestOf } from '../../nodes/shared/digest';
 import { SandboxClient } from '../../tools/sandbox/client';
 import { executionsOf, queryN8nDatabase, settledExecutions } from '../../tools/n8n/database';
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData, SESSION_REQUESTS } from '../../tools/n8n/examples';
@@ -408,7 +408,7 @@ describe('repeated deliveries, measured (Ignore Repeated Deliveries on)', () => 
 			if (i > 0) await new Promise((resolve) => setTimeout(resolve, SAVED_AFTER_MS));
 			const messageId = `msg_after_save_${i}`;
 			expect((await post(directUrl(cluster.webhooks[0], webhookPath), inboundEvent(messageId))).body).toMatchObject({ started: true });
-			const digest = deliveryDigest(`${messageId}|message.inbound|`);
+			const digest = digestOf(`${messageId}|message.inbound|`);
 			await waitFor(`${messageId} in static data`, async () => (await storedDigests(cluster.main, id)).has(digest), { timeoutMs: 30000 });
 			expect((await post(directUrl(cluster.webhooks[1], webhookPath), inboundEvent(messageId))).body).toMatchObject({ started: false });
 		}
@@ -429,7 +429,7 @@ describe('repeated deliveries, measured (Ignore Repeated Deliveries on)', () => 
 				for (const [i, process] of cluster.webhooks.entries()) {
 					const messageId = `msg_one_more_${i}_${Date.now()}`;
 					expect((await post(directUrl(process, webhookPath), inboundEvent(messageId))).status).toBe(200);
-					const digest = deliveryDigest(`${messageId}|message.inbound|`);
+					const digest = digestOf(`${messageId}|message.inbound|`);
 					await waitFor(`${messageId} in static data`, async () => (await storedDigests(cluster.main, workflowId)).has(digest), {
 						timeoutMs: 30000,
 					});
@@ -494,7 +494,7 @@ describe('repeated deliveries, measured (Ignore Repeated Deliveries on)', () => 
 				run: async (webhookPath: string, workflowId: string) => {
 					const messageId = `msg_one_more_single_${Date.now()}`;
 					expect((await post(`${single.url}/webhook/${webhookPath}`, inboundEvent(messageId))).status).toBe(200);
-					const digest = deliveryDigest(`${messageId}|message.inbound|`);
+					const digest = digestOf(`${messageId}|message.inbound|`);
 					await waitFor(`${messageId} in static data`, async () => (await storedDigests(single, workflowId)).has(digest), { timeoutMs: 30000 });
 				},
 			};

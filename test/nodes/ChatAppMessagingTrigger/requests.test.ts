@@ -15,11 +15,11 @@ import { buildAdditionalDataForTests } from '../../support/harness/additionalDat
 import { createCredentialsHelper } from '../../support/harness/run';
 import {
 	deliveryMemory,
-	DIGEST_LENGTH,
 	MAX_STORED,
 	STORED_MEMORY_KEY,
 	type StoredMemory,
 } from '../../../nodes/shared/messaging/trigger/deliveryMemory';
+import { DIGEST_LENGTH } from '../../../nodes/shared/digest';
 import { inbound, status } from '../../support/trigger-payloads';
 
 const HOUR_MS = 60 * 60 * 1000;
