@@ -33,25 +33,32 @@ interface StoredSeen {
 	buckets: Record<string, string>;
 }
 
-/** The fields in a fixed order, and a time as one instant however the service wrote it. */
-function canonical(value: unknown, key?: string): unknown {
-	if (key === 'time' && typeof value === 'string' && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString();
-	if (Array.isArray(value)) return value.map((entry) => canonical(entry));
-	if (value !== null && typeof value === 'object') {
-		return Object.fromEntries(
-			Object.keys(value)
-				.sort()
-				.map((name) => [name, canonical((value as IDataObject)[name], name)]),
-		);
+const CANONICAL_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/**
+ * The JSON text of a thing with its fields in a fixed order, and a `time` as one instant however
+ * the service wrote it. Written out rather than sorted into new objects: a poll does this for
+ * every event in the window.
+ */
+function canonicalText(value: unknown, key?: string): string {
+	if (key === 'time' && typeof value === 'string' && !CANONICAL_TIME.test(value)) {
+		const at = Date.parse(value);
+		if (!Number.isNaN(at)) return JSON.stringify(new Date(at).toISOString());
 	}
-	return value;
+	if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+	if (Array.isArray(value)) return `[${value.map((entry) => canonicalText(entry)).join(',')}]`;
+	const object = value as IDataObject;
+	return `{${Object.keys(object)
+		.sort()
+		.map((name) => `${JSON.stringify(name)}:${canonicalText(object[name], name)}`)
+		.join(',')}}`;
 }
 
 /** Each thing the service listed with its digest and time, in the service's order. */
 export function fingerprinted(entries: IDataObject[], timeOf: (entry: IDataObject) => unknown): Listed[] {
 	return entries.map((json) => {
 		const time = timeOf(json);
-		return { json, digest: digestOf(JSON.stringify(canonical(json))), at: typeof time === 'string' ? Date.parse(time) : Number.NaN };
+		return { json, digest: digestOf(canonicalText(json)), at: typeof time === 'string' ? Date.parse(time) : Number.NaN };
 	});
 }
 
@@ -96,13 +103,14 @@ export interface Sighting {
 export function sight(staticData: IDataObject, watching: string, listed: Listed[], windowStart?: number): Sighting {
 	const stored = readStored(staticData, watching);
 	const seen = new Set(Object.values(stored?.buckets ?? {}).flatMap(digestsIn));
-	const fresh: Listed[] = [];
+	const unseen: Listed[] = [];
 	const freshDigests = new Set<string>();
-	for (const entry of oldestFirst(listed)) {
+	for (const entry of listed) {
 		if (seen.has(entry.digest) || freshDigests.has(entry.digest)) continue;
 		freshDigests.add(entry.digest);
-		fresh.push(entry);
+		unseen.push(entry);
 	}
+	const fresh = oldestFirst(unseen);
 
 	// Untimed things (and every anomaly) are remembered as the service last listed them.
 	const asListed = (entry: Listed) => windowStart === undefined || Number.isNaN(entry.at);
