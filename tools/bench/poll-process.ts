@@ -7,7 +7,7 @@
  * starts the workflow), and runs the action node's Event → Monitor through WorkflowExecute.
  *
  * What it times is each call of the node's own method as n8n-core makes it: the trigger's poll()
- * (the span n8n's `poll_trigger_duration_seconds` metric covers) and the action node's execute().
+ * (the span of n8n's own metric `n8n_poll_trigger_duration_seconds`) and the action node's execute().
  * Per call: wall time, and this process's CPU time (user + system, all threads), which holds
  * nothing else: the sandbox answers from its own process, and between calls this one waits.
  * Where a poll's own time goes is timed apart ('breakdown'): the window's answer read once, then
@@ -22,6 +22,7 @@ import * as path from 'node:path';
 import { PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
 import { NodeHelpers, Workflow, type IDataObject, type INode, type INodeType, type IWorkflowBase } from 'n8n-workflow';
 
+import { SERVICES } from '../../nodes/shared/services';
 import { COMBINED, packageDir } from '../packages/packages';
 import { buildAdditionalDataForTests } from '../shared/additionalData';
 import { HarnessCredentialsHelper } from '../shared/credentials';
@@ -79,6 +80,7 @@ const BREAKDOWN_REPEATS = 5;
 
 const MONITOR_NAME = 'Monitor Events';
 const CREDENTIAL = { id: 'bench-timeline', name: 'Bench timeline' };
+const CREDENTIAL_TYPE = SERVICES.timeline.credentialType;
 
 /** Each call of `method` on `type`, timed into `calls` (the node's own code, as n8n-core calls it). */
 function timed(type: INodeType, method: 'poll' | 'execute', calls: TimedCall[]): INodeType {
@@ -104,7 +106,6 @@ interface Host {
 	nodeTypes: HarnessNodeTypes;
 	credentialsHelper: HarnessCredentialsHelper;
 	actionType: string;
-	location: string;
 	polls: TimedCall[];
 	monitors: TimedCall[];
 }
@@ -133,19 +134,19 @@ async function start(request: Extract<PollProcessRequest, { kind: 'start' }>): P
 		if (nodeType.poll) nodeTypes.register(types[name], timed(nodeType, 'poll', polls));
 		else if (nodeType.execute) nodeTypes.register(types[name], timed(nodeType, 'execute', monitors));
 	}
-	credentialsHelper.add({ ...CREDENTIAL, type: 'timelineNavigationApi', data: { baseUrl: request.sandboxUrl, accessToken: request.timelineKey } });
+	credentialsHelper.add({ ...CREDENTIAL, type: CREDENTIAL_TYPE, data: { baseUrl: request.sandboxUrl, accessToken: request.timelineKey } });
 	const poller = hostPollerIn(
 		{ nodeTypes, credentialsHelper },
 		{
 			type: types.timelineNavigationTrigger,
 			name: request.triggerName,
 			parameters: { event: 'newEvent', location: request.location, lookBackAmount: request.lookBackHours, lookBackUnit: 'hours' },
-			nodeCredentials: { timelineNavigationApi: CREDENTIAL },
+			nodeCredentials: { [CREDENTIAL_TYPE]: CREDENTIAL },
 		},
 	);
 	// The trigger's memory module as the loader loaded it (the built package), for the breakdown.
 	const triggerMemory = createRequire(path.join(packageDir(COMBINED), 'package.json'))('./dist/nodes/shared/timeline/trigger/memory.js') as Host['triggerMemory'];
-	host = { request, triggerMemory, poller, nodeTypes, credentialsHelper, actionType: types.timelineNavigation, location: request.location, polls, monitors };
+	host = { request, triggerMemory, poller, nodeTypes, credentialsHelper, actionType: types.timelineNavigation, polls, monitors };
 	return { activation: pollAnswer(await poller.activate(), polls) };
 }
 
@@ -172,8 +173,8 @@ async function monitor(request: Extract<PollProcessRequest, { kind: 'monitor' }>
 		type: h.actionType,
 		typeVersion: Math.max(...[h.nodeTypes.getByNameAndVersion(h.actionType).description.version].flat()),
 		position: [0, 0],
-		parameters: { resource: 'event', operation: 'monitor', location: h.location, rangeStart: request.rangeStart, rangeEnd: request.rangeEnd },
-		credentials: { timelineNavigationApi: CREDENTIAL },
+		parameters: { resource: 'event', operation: 'monitor', location: h.request.location, rangeStart: request.rangeStart, rangeEnd: request.rangeEnd },
+		credentials: { [CREDENTIAL_TYPE]: CREDENTIAL },
 	};
 	const workflowData = { id: 'bench-monitor', name: 'Monitor', nodes: [node], connections: {}, active: false, settings: {} } as unknown as IWorkflowBase;
 	const workflow = new Workflow({ ...workflowData, nodeTypes: h.nodeTypes, staticData: {} });
@@ -190,7 +191,7 @@ async function monitor(request: Extract<PollProcessRequest, { kind: 'monitor' }>
 /** The window's answer read once; then each step of the poll's own work timed on it. */
 async function breakdown(request: Extract<PollProcessRequest, { kind: 'breakdown' }>): Promise<PollBreakdown> {
 	const h = started();
-	const query = new URLSearchParams({ location: h.location, time_range: `${request.rangeStart}/${request.rangeEnd}` });
+	const query = new URLSearchParams({ location: h.request.location, time_range: `${request.rangeStart}/${request.rangeEnd}` });
 	const answer = await fetch(`${h.request.sandboxUrl}/v1/monitor-events?${query}`, { headers: { authorization: `Bearer ${h.request.timelineKey}` } });
 	const text = await answer.text();
 	if (!answer.ok) throw new Error(`breakdown: the sandbox answered ${answer.status}: ${text.slice(0, 200)}`);
