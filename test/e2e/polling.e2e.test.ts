@@ -5,7 +5,8 @@
  * traveller would change them; what the customer receives is counted in the sandbox's request
  * log: one event_alert per event, none twice, none missing.
  *
- * - activation remembers the two events already there: nothing starts;
+ * - activation remembers the two events already there: nothing starts, also after a restart
+ *   right away (n8n saved what the activation remembered);
  * - poll: a new event and one back-dated into the window through Manipulate Event: one
  *   execution, two alerts, oldest first;
  * - poll: nothing new: nothing starts;
@@ -90,10 +91,16 @@ test('every new event alerts the customer once: across polls, a back-dated event
 	await sandbox.clearRequests();
 	const timeline = api(env.sandbox.url, env.sandbox.timelineKey);
 
-	// Activation: the poll n8n runs at once only remembers the two seeded events.
+	// Activation: the poll n8n runs at once only remembers the two seeded events; restarted right
+	// away, n8n polls at start-up and still starts nothing for them.
 	await n8n.activate(id);
 	await polled(1);
 	expect((await polls())[0].query.location).toBe(EXAMPLE_DATA.location);
+	await n8n.stop();
+	await start();
+	await polled(2);
+	expect(await n8n.executions(id)).toEqual([]);
+	const afterActivation = (await polls()).length;
 
 	// Poll: a new event, and one back-dated three hours through Manipulate Event.
 	await sandbox.seedEvent({ location: EXAMPLE_DATA.location, time: ago(30 * MINUTE), description: 'A caravan from Memphis arrives' });
@@ -106,13 +113,13 @@ test('every new event alerts the customer once: across polls, a back-dated event
 		location: EXAMPLE_DATA.location,
 	});
 	expect(manipulated.status).toBe(201);
-	await polled(2);
+	await polled(afterActivation + 1);
 	const first = await executionsOnceFinished(id, 1);
 	expect(first.map((e) => [e.mode, e.status])).toEqual([['trigger', 'success']]);
 	expect(await alerts()).toEqual(['A scroll is saved from the fire', 'A caravan from Memphis arrives']);
 
 	// Poll: nothing new.
-	await polled(3);
+	await polled(afterActivation + 2);
 	expect(finished(await n8n.executions(id))).toHaveLength(1);
 
 	// A restart after that empty poll, with an event added while n8n is down.

@@ -168,6 +168,11 @@ describe('Fetch Test Event', () => {
 		expect(fetched.error?.message).toBe('No event at "Alexandria" in the last 24 hours: nothing to show');
 		expect(fetched.error?.description).toMatch(/^Fetch Test Event shows the latest one/);
 	});
+
+	it('names the window as set, in the singular for one unit', async () => {
+		const trigger = await poller({ event: 'newEvent', location: 'Alexandria', lookBackAmount: 1, lookBackUnit: 'days' });
+		expect((await trigger.fetchTestEvent()).error?.message).toBe('No event at "Alexandria" in the last 1 day: nothing to show');
+	});
 });
 
 describe('what starts afresh', () => {

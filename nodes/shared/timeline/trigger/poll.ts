@@ -69,7 +69,7 @@ function eventsAt(n8n: IPollFunctions): Watch {
 			return { listed: fingerprinted(listEntries(scope, answer, 'events'), (event) => event.time), windowStart };
 		},
 		item: (event) => ({ location: place, ...event }),
-		nothing: `No event at "${place}" in the last ${count.value} ${String(unit)}`,
+		nothing: `No event at "${place}" in the last ${count.value} ${count.value === 1 ? String(unit).replace(/s$/, '') : String(unit)}`,
 	};
 }
 
