@@ -11,7 +11,7 @@ import {
 	type IWorkflowBase,
 } from 'n8n-workflow';
 import { getPackage, hostTrigger, TRIGGER_NODE_TYPE, type HostedTrigger, type HostTriggerOptions } from '../../support/harness';
-import { buildAdditionalDataForTests } from '../../support/harness/additionalData';
+import { buildAdditionalDataForTests } from '../../../tools/shared/additionalData';
 import { createCredentialsHelper } from '../../support/harness/run';
 import {
 	deliveryMemory,
