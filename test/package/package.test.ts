@@ -46,9 +46,9 @@ const descriptionOf = (definition: PackageDefinition, node: string): INodeTypeDe
 
 /** What each package holds, as a user sees it in n8n: node types and credential types. */
 const EXPECTED = [
-	[COMBINED, ['chatAppMessagingTrigger', 'timelineNavigation'], ['chatAppMessagingApi', 'chatAppWebhookBasicAuthApi', 'chatAppWebhookHeaderAuthApi', 'timelineNavigationApi']],
+	[COMBINED, ['chatAppMessagingTrigger', 'timelineNavigation', 'timelineNavigationTrigger'], ['chatAppMessagingApi', 'chatAppWebhookBasicAuthApi', 'chatAppWebhookHeaderAuthApi', 'timelineNavigationApi']],
 	[CHAT_APP_MESSAGING, ['chatAppMessaging', 'chatAppTrigger'], ['chatAppMessagingApi', 'chatAppWebhookBasicAuthApi', 'chatAppWebhookHeaderAuthApi']],
-	[TIMELINE_NAVIGATION, ['timelineNavigationService'], ['timelineNavigationApi']],
+	[TIMELINE_NAVIGATION, ['timelineNavigationService', 'timelineTrigger'], ['timelineNavigationApi']],
 ] as const;
 
 describe.each(EXPECTED)('the built package %#, loaded the way n8n loads a community package', (definition, nodes, credentials) => {
@@ -168,7 +168,7 @@ describe('each edition holds one service', () => {
 		expect(descriptionOf(CHAT_APP_MESSAGING, 'chatAppMessaging').credentials?.map((credential) => credential.name)).toEqual(['chatAppMessagingApi']);
 	});
 
-	it('the Timeline Navigation package holds no message operation, Send and Wait, trigger or messaging credential', () => {
+	it('the Timeline Navigation package holds no message operation, Send and Wait, messaging trigger or messaging credential', () => {
 		for (const part of ['nodes/shared/messaging/', 'ChatAppMessagingTrigger', 'ChatAppMessagingApi', 'ChatAppWebhook']) {
 			expect({ part, held: holds(TIMELINE_NAVIGATION, part) }).toEqual({ part, held: false });
 		}
@@ -178,9 +178,9 @@ describe('each edition holds one service', () => {
 	});
 
 	it.each([
-		[COMBINED, ['ChatAppMessagingTrigger', 'TimelineNavigation', 'shared', 'shared/actions', 'shared/fields', 'shared/messaging', 'shared/timeline']],
+		[COMBINED, ['ChatAppMessagingTrigger', 'TimelineNavigation', 'TimelineNavigationTrigger', 'shared', 'shared/actions', 'shared/fields', 'shared/messaging', 'shared/timeline']],
 		[CHAT_APP_MESSAGING, ['ChatAppMessaging', 'ChatAppMessagingTrigger', 'ChatAppTrigger', 'shared', 'shared/actions', 'shared/fields', 'shared/messaging']],
-		[TIMELINE_NAVIGATION, ['TimelineNavigationService', 'shared', 'shared/actions', 'shared/fields', 'shared/timeline']],
+		[TIMELINE_NAVIGATION, ['TimelineNavigationService', 'TimelineTrigger', 'shared', 'shared/actions', 'shared/fields', 'shared/timeline']],
 	])('%# ships these folders of nodes/ (one per node, and the shared code of its services)', (definition, folders) => {
 		const nodesDir = join(packageDir(definition), 'dist', 'nodes');
 		const folder = (path: string) => readdirSync(join(nodesDir, path), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
@@ -202,7 +202,7 @@ it('no two packages have a node of the same display name (n8n refuses to install
 		Object.keys(loaders.get(definition.name)!.nodeTypes).map((node) => descriptionOf(definition, node).displayName),
 	);
 	expect(displayNames.sort()).toEqual(
-		['Chat-App Messaging', 'Chat-App Messaging Trigger', 'Chat-App Trigger', 'Timeline Navigation', 'Timeline Navigation & Chat-App Messaging'].sort(),
+		['Chat-App Messaging', 'Chat-App Messaging Trigger', 'Chat-App Trigger', 'Timeline Navigation', 'Timeline Navigation & Chat-App Messaging', 'Timeline Navigation Trigger', 'Timeline Trigger'].sort(),
 	);
 	expect(new Set(displayNames).size).toBe(displayNames.length);
 });

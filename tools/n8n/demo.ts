@@ -183,7 +183,7 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 			` sandbox:      ${sandbox.url}   (timeline key ${sandbox.timelineKey}, messaging key ${sandbox.messagingKey})`,
 			` sandbox data: ${sandboxData}`,
 			` credentials:  ${Object.values(SANDBOX_CREDENTIAL_NAMES).map((n) => `"${n}"`).join(', ')}`,
-			` node types:   ${NODE_TYPES.action}, ${NODE_TYPES.trigger}`,
+			` node types:   ${Object.values(NODE_TYPES).join(', ')}`,
 			` public API:   ${client.url}/api/v1  (X-N8N-API-KEY: ${client.apiKey})`,
 			...n8n.bannerLines,
 			'',
