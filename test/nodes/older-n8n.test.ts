@@ -13,6 +13,8 @@ const NODE_CLASSES: Array<[string, string]> = [
 	['ChatAppMessaging/ChatAppMessaging.node', 'ChatAppMessaging'],
 	['ChatAppMessagingTrigger/ChatAppMessagingTrigger.node', 'ChatAppMessagingTrigger'],
 	['ChatAppTrigger/ChatAppTrigger.node', 'ChatAppTrigger'],
+	['TimelineNavigationTrigger/TimelineNavigationTrigger.node', 'TimelineNavigationTrigger'],
+	['TimelineTrigger/TimelineTrigger.node', 'TimelineTrigger'],
 ];
 
 /** A node class loaded against an n8n-workflow without NodeConnectionTypes. */
@@ -49,11 +51,13 @@ describe.each(NODE_CLASSES)('%s on an n8n older than 1.85', (file, className) =>
 	it('refuses to run, saying which n8n it needs and what did not happen', async () => {
 		const refusal = node.execute
 			? node.execute.call(context as never)
-			: node.webhookMethods!.default!.create.call(context as unknown as IHookFunctions);
+			: node.poll
+				? node.poll.call(context as never)
+				: node.webhookMethods!.default!.create.call(context as unknown as IHookFunctions);
 		await expect(refusal).rejects.toThrow('This node needs n8n 1.85 or newer');
 		await expect(refusal).rejects.toEqual(
 			expect.objectContaining({
-				description: expect.stringMatching(/^This n8n is older than 1\.85 and lacks what the node is built on\. Update n8n\. (Nothing was sent|The workflow does not start from it)\.$/),
+				description: expect.stringMatching(/^This n8n is older than 1\.85 and lacks what the node is built on\. Update n8n\. (Nothing was sent|Nothing was started|The workflow does not start from it)\.$/),
 			}),
 		);
 	});
