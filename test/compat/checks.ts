@@ -1,7 +1,7 @@
 /**
  * The checks of the compatibility smoke (smoke.compat.test.ts): what a user of each package does
  * first, on one n8n version, with the package installed as users install it. One entry each;
- * adding a check (the timeline polling trigger of issue 35 is the next) is one entry in CHECKS:
+ * adding a check is one entry in CHECKS:
  * its column title, the packages that have it, the n8n version it needs beyond the package's
  * floor, and how it runs.
  *
@@ -111,14 +111,14 @@ const hasEnded = (execution: any) =>
 const succeeded = (execution: any) => execution.status === 'success' || (execution.status === undefined && execution.finished === true);
 
 /** The workflow's finished executions (newest first), once there are `count`. */
-async function finishedExecutions(n8n: N8nClient, workflowId: string, count = 1): Promise<any[]> {
+async function finishedExecutions(n8n: N8nClient, workflowId: string, count = 1, timeoutMs = 60_000): Promise<any[]> {
 	return waitFor(
 		`${count} finished execution(s) of workflow ${workflowId}`,
 		async () => {
 			const list = (await n8n.executions(workflowId)).filter(hasEnded);
 			return list.length >= count && list;
 		},
-		{ timeoutMs: 60_000, intervalMs: 500 },
+		{ timeoutMs, intervalMs: 500 },
 	);
 }
 
@@ -328,7 +328,40 @@ export const CHECKS: readonly SmokeCheck[] = [
 			}
 		},
 	},
-	// The timeline polling trigger (issue 35) joins here: { id: 'polling', title: 'Polling trigger', appliesTo: …, run: … }.
+	{
+		id: 'polling',
+		title: 'Timeline trigger (polling)',
+		appliesTo: (pkg) => pkg.nodes.pollingTrigger !== undefined,
+		run: async (ctx) => {
+			// a place of its own: the activation's first poll remembers nothing, the next one starts the new event
+			const location = `Compat ${randomUUID().slice(0, 8)}`;
+			const trigger = workflowNode(
+				'New Event',
+				ctx.pkg.nodes.pollingTrigger!,
+				1,
+				0,
+				{ pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'newEvent', location, lookBackAmount: 24, lookBackUnit: 'hours', options: {} },
+				{ credentials: { [CREDENTIAL_TYPES.timeline]: { id: ctx.credential(CREDENTIAL_TYPES.timeline).id, name: 'timeline' } } },
+			);
+			const workflow = { name: `Compat polling ${location}`, nodes: [trigger], connections: {}, settings: { executionOrder: 'v1' } };
+			const polls = async () => (await sandbox.requests({ path: '/v1/monitor-events' })).filter((r) => r.query.location === location);
+			return whilePublished(ctx.n8n, workflow, async (id) => {
+				// the poll n8n runs on activation (after it answers) remembers what is there: the event comes after it
+				const first = await waitFor('the first poll', async () => (await polls()).length >= 1, { timeoutMs: 30_000, intervalMs: 250 }).catch(() => false);
+				if (!first) return 'n8n did not poll the service when the workflow was published';
+				const description = `A new event at ${location}`;
+				await sandbox.seedEvent({ location, time: new Date(Date.now() - 60_000).toISOString(), description });
+				// n8n polls every minute, at a second of its own
+				const ended = await finishedExecutions(ctx.n8n, id, 1, 150_000).catch(async () => undefined);
+				if (!ended) return `no execution started; the service was polled ${(await polls()).length} time(s), answering ${JSON.stringify((await polls()).map((r) => r.responseStatus))}`;
+				const [execution] = ended;
+				const started = execution.data?.resultData?.runData?.['New Event']?.[0]?.data?.main?.[0]?.map((item: any) => item.json.description);
+				return succeeded(execution) && started?.length === 1 && started[0] === description
+					? WORKS
+					: (executionError(execution) ?? `the poll started ${JSON.stringify(started)}`);
+			});
+		},
+	},
 ];
 
 /** The action node's display name as n8n serves it (the node panel lists it so). */
