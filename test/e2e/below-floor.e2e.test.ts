@@ -30,7 +30,7 @@ const runtime = runtimeById(MATRIX.find((entry) => entry.role === 'below the flo
 const NOTICE = `This node needs n8n ${N8N_FLOOR} or newer. This n8n is older, so the node does not run here: update n8n to use it.`;
 const REFUSAL = `This node needs n8n ${N8N_FLOOR} or newer`;
 const logFile = path.join(ARTIFACTS_DIR, 'e2e', `n8n-below-floor-${runtime.id}.log`);
-const PACKAGE_TYPES: string[] = [NODE_TYPES.action, NODE_TYPES.trigger];
+const PACKAGE_TYPES: string[] = [NODE_TYPES.action, NODE_TYPES.trigger, NODE_TYPES.pollingTrigger];
 
 let n8n: N8nInstance;
 let credentials: StoredCredential[];
