@@ -18,6 +18,7 @@ import type {
 	StoredMessage,
 	Template,
 	TemplateSpec,
+	TravellerState,
 	WebhookConfig,
 	WebhookDelivery,
 } from './types';
@@ -150,6 +151,11 @@ export class SandboxClient {
 
 	async clearRequests(): Promise<void> {
 		await this.call('DELETE', '/requests');
+	}
+
+	/** Each timeline key's traveller (paused, current time, location, timeline), keys by index. */
+	async travellers(): Promise<TravellerState[]> {
+		return this.call('GET', '/travellers');
 	}
 
 	async seedEvent(event: SeededEvent): Promise<SeededEvent> {

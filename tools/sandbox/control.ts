@@ -23,6 +23,8 @@ export interface ControlDeps {
 	/** Waits for scheduled deliveries and the webhook queue. */
 	flush: () => Promise<void>;
 	reset: () => void;
+	/** A timeline key's place among the accepted ones (the control surface never shows keys). */
+	timelineKeyIndex: (key: string) => number;
 }
 
 /** One line per endpoint, for the CLI banner and GET /_sandbox. */
@@ -46,6 +48,7 @@ export const CONTROL_ENDPOINTS: Array<{ method: string; path: string; body?: str
 	{ method: 'GET', path: '/_sandbox/clock', purpose: 'sandbox time' },
 	{ method: 'POST', path: '/_sandbox/clock', body: '{"advanceMs":86400000}', purpose: 'move the sandbox clock (or {"set":"2030-01-01T00:00:00Z"})' },
 	{ method: 'POST', path: '/_sandbox/business', body: '{"connected":false}', purpose: 'toggle the business account connection' },
+	{ method: 'GET', path: '/_sandbox/travellers', purpose: 'each timeline key\'s traveller: paused, current time, location, timeline' },
 	{ method: 'POST', path: '/_sandbox/events', body: '{"location":"Rome","time":"2030-01-01T10:00:00Z","description":"..."}', purpose: 'seed an event for GET /v1/monitor-events' },
 	{ method: 'GET', path: '/_sandbox/faults', purpose: 'armed faults' },
 	{ method: 'POST', path: '/_sandbox/faults', body: '{"kind":"status","status":429,"retryAfter":2,"path":"/v1/messages","count":1}', purpose: 'inject a fault (kinds: status, delay, malformed, drop)' },
@@ -124,6 +127,7 @@ export function controlRouter(d: ControlDeps): Router<'control'> {
 	});
 
 	add('POST', '/events', (ctx) => ok(d.timeline.seedEvent(ctx.body), 201));
+	add('GET', '/travellers', () => ok(d.timeline.travellers(d.timelineKeyIndex)));
 
 	add('GET', '/faults', () => ok(d.faults.list()));
 	add('POST', '/faults', (ctx) => ok(d.faults.add(ctx.body), 201));
