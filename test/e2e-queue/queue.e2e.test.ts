@@ -124,12 +124,13 @@ describe('every example runs on a worker', () => {
 		);
 	});
 
-	test('timeline session: six requests in order, the last one with the first one\'s anchor_id', async () => {
+	test('timeline session: seven requests in order, the return with the first one\'s anchor_id, then home', async () => {
 		const execution = await runExample(EXAMPLE_FILES.session, 'When Clicking Execute');
 		const reqs = await serviceRequests();
 		expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual(SESSION_REQUESTS);
 		const [anchor] = nodeOutput(execution, 'Set Anchor');
 		expect(reqs[5].body).toEqual({ anchor_id: anchor.anchor_id });
+		expect(reqs[6].body).toEqual({ destination_time: expect.any(String), location: EXAMPLE_DATA.location });
 		expect(nodeOutput(execution, 'Fast-Forward 6 Hours')[0].new_time).toBe('1969-07-21T02:17:40.000Z');
 	});
 });

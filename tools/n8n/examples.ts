@@ -69,7 +69,7 @@ export const EXAMPLE_FILES = {
 	refundApproval: '06-refund-approval.json',
 } as const;
 
-/** The requests the timeline-session example makes, in order. */
+/** The requests the timeline-session example makes, in order, when nothing fails (the last one travels home). */
 export const SESSION_REQUESTS = [
 	'POST /v1/set-anchor',
 	'POST /v1/pause-time',
@@ -77,6 +77,7 @@ export const SESSION_REQUESTS = [
 	'POST /v1/fast-forward',
 	'POST /v1/resume-time',
 	'POST /v1/travels',
+	'POST /v1/travel',
 ] as const;
 
 export function readExample(file: string): WorkflowJson {
