@@ -111,7 +111,7 @@ test('thirty days, one session a day, with faults on five: the traveller always 
 		} else {
 			expect({ day, status: execution.status, error }).toEqual({ day, status: 'success', error: undefined });
 		}
-		summary.push(`day ${day}: ${expected.what} -> ${execution.status}, home at the anchor`);
+		summary.push(`day ${day}: ${expected.what} -> ${execution.status}${error ? ` ("${error}")` : ''}, home at the anchor`);
 		await sandbox.advanceClock(DAY);
 	}
 	console.log(`timeline session, a month: ${summary.filter((line) => !line.includes('no fault')).join('; ')}; 25 other days without a fault`);
