@@ -38,13 +38,31 @@ export const EXAMPLE_DATA = {
 	closedWindowPhone: '+15551234567',
 	/** Who the refund example asks (its "Refund Request" node). */
 	managerPhone: '+14155550124',
-	/** The template the refund example sends when the manager's 24-hour window is closed. */
+	/**
+	 * The templates the refund example falls back on when a 24-hour window is closed: the
+	 * manager's question (with the link), and the customer's answer for each outcome.
+	 */
 	templates: [
 		{
 			id: 'approval_request',
 			body: 'Your approval is needed: {{1}}. Answer here: {{2}}',
 			parameters: [{ name: 'request' }, { name: 'link', pattern: '^https?://\\S+$' }],
 		},
+		...(
+			[
+				['refund_approved', 'Hi {{1}}, your refund of {{2}} for order {{3}} is approved. It reaches your account within 5 working days.'],
+				['refund_declined', 'Hi {{1}}, we could not approve the refund of {{2}} for order {{3}}. A colleague will write to you to explain and to find another way.'],
+				['refund_delayed', 'Hi {{1}}, your refund of {{2}} for order {{3}} needs a little longer: a manager decides by tomorrow, and we will write to you then.'],
+			] as const
+		).map(([id, body]) => ({
+			id,
+			body,
+			parameters: [
+				{ name: 'customer name', pattern: '\\p{L}' },
+				{ name: 'amount', pattern: '^\\$[0-9][0-9,]*\\.[0-9]{2}$' },
+				{ name: 'order number', pattern: '^#?[0-9]+$' },
+			],
+		})),
 	],
 	/** Seeded relative to now, so the scheduled example's "last 24 hours" always holds them. */
 	events: [
