@@ -1,7 +1,7 @@
 /**
  * End-to-end tests in a real n8n (Node + n8n installed by tools/n8n/runtime.ts), one jest project
  * per n8n version: every e2e file on n8n 2.41.1, and every file in CORE (all but the scanner,
- * release, stop and human-review-agent files, which are not version-bound or need 2.x) on
+ * release, stop, demo, local-install and human-review-agent files, which are not version-bound or need 2.x) on
  * n8n 1.123.x as well. `E2E_N8N=1.123 npm run test:e2e` runs one version only.
  */
 const shared = {
