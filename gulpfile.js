@@ -1,7 +1,7 @@
-// Copies the static files n8n loads next to the compiled nodes and credentials (SVG icons,
-// light and dark, and each node's codex JSON). Each package's entry point is written when the
-// build assembles it (tools/packages/assemble.ts).
-const { src, dest, series } = require('gulp');
+// Copies the SVG icons (light and dark) next to the compiled nodes and credentials. Each node's
+// codex file and each package's entry point are written when the build assembles the packages
+// (tools/packages/assemble.ts).
+const { src, dest } = require('gulp');
 
 function copyIcons() {
 	return src(['nodes/**/*.svg', 'credentials/**/*.svg'], { base: '.', encoding: false }).pipe(
@@ -9,9 +9,5 @@ function copyIcons() {
 	);
 }
 
-function copyCodex() {
-	return src(['nodes/**/*.node.json'], { base: '.' }).pipe(dest('dist'));
-}
-
-exports['build:assets'] = series(copyIcons, copyCodex);
+exports['build:assets'] = copyIcons;
 exports.default = exports['build:assets'];

@@ -5,7 +5,7 @@ import type {
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
-import { BASE_URL_EXPRESSION, bearerAuthentication, SERVICES } from '../nodes/TimelineNavigation/transport/services';
+import { BASE_URL_EXPRESSION, bearerAuthentication, SERVICES } from '../nodes/shared/services';
 
 // Every status outside 2xx (HTTP status codes run from 100 to 599; a 1xx is never a final
 // answer) except 404, the expected answer to the lookup of a made-up message id.

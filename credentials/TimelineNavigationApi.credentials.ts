@@ -5,7 +5,7 @@ import type {
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
-import { BASE_URL_EXPRESSION, bearerAuthentication, SERVICES } from '../nodes/TimelineNavigation/transport/services';
+import { BASE_URL_EXPRESSION, bearerAuthentication, SERVICES } from '../nodes/shared/services';
 
 export class TimelineNavigationApi implements ICredentialType {
 	name = SERVICES.timeline.credentialType;

@@ -1,3 +1,7 @@
+// The Chat-App Messaging Trigger: starts a workflow for each event the messaging service posts
+// to its webhook (an inbound message or a delivery status), after checking the caller, the
+// payload, the user's filters and whether the same event came before (../shared/messaging/trigger/).
+// The Chat-App Messaging package ships it under its own names (../ChatAppTrigger/).
 import {
 	NodeConnectionTypes,
 	NodeOperationError,
@@ -11,8 +15,9 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
-import { checkBasicAuthCredential, checkCaller, checkHeaderAuthCredential } from './authentication';
-import { deliveryMemory } from './deliveryMemory';
+import { checkBasicAuthCredential, checkCaller, checkHeaderAuthCredential } from '../shared/messaging/trigger/authentication';
+import { deliveryMemory } from '../shared/messaging/trigger/deliveryMemory';
+import { triggerProperties, triggerSubtitle } from '../shared/messaging/trigger/description';
 import {
 	bodySize,
 	checkEvent,
@@ -22,8 +27,7 @@ import {
 	readJsonObject,
 	STATUS_EVENT,
 	windowOpenUntil,
-} from './events';
-import { triggerProperties, triggerSubtitle } from './TriggerDescription';
+} from '../shared/messaging/trigger/events';
 
 /** Answers the call itself (n8n answers only with the webhook's fixed 200 otherwise). */
 function reply(
@@ -52,10 +56,7 @@ export class ChatAppMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Chat-App Messaging Trigger',
 		name: 'chatAppMessagingTrigger',
-		icon: {
-			light: 'file:chatAppMessagingTrigger.svg',
-			dark: 'file:chatAppMessagingTrigger.dark.svg',
-		},
+		icon: { light: 'file:chatAppMessagingTrigger.svg', dark: 'file:chatAppMessagingTrigger.dark.svg' },
 		group: ['trigger'],
 		// 1.1, not 1: for a webhook node at version 1 exactly, n8n evaluates an expression
 		// (`$parameter["options"]["binaryData"]`) while reading every request's body; above 1 it
@@ -63,8 +64,7 @@ export class ChatAppMessagingTrigger implements INodeType {
 		// `webhook()` reads itself.
 		version: 1.1,
 		subtitle: triggerSubtitle,
-		description:
-			'Starts the workflow when the Chat-App Messaging service reports an inbound message or a delivery status',
+		description: 'Starts the workflow when the Chat-App Messaging service reports an inbound message or a delivery status',
 		defaults: { name: 'Chat-App Messaging Trigger' },
 		eventTriggerDescription:
 			'Waiting for the Chat-App Messaging service on the Test URL: set it as the webhook URL in the messaging dashboard (with the sandbox of npm start: POST {"url": "<Test URL>"} to its /_sandbox/webhook), then write to your chat-app number or send a message and wait for its delivery status',

@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { deliveryDigest } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
+import { deliveryDigest } from '../../nodes/shared/messaging/trigger/deliveryMemory';
 import { SandboxClient } from '../../tools/sandbox/client';
 import { executionsOf, queryN8nDatabase, settledExecutions } from '../../tools/n8n/database';
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData, SESSION_REQUESTS } from '../../tools/n8n/examples';

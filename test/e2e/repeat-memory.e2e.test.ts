@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { deliveryDigest } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
+import { deliveryDigest } from '../../nodes/shared/messaging/trigger/deliveryMemory';
 import { queryN8nDatabase, settledExecutions } from '../../tools/n8n/database';
 import { freePort, startN8n, type N8nInstance } from '../../tools/n8n/instance';
 import { ARTIFACTS_DIR, N8N_2 } from '../../tools/n8n/runtime';

@@ -63,6 +63,26 @@ describe.each(EXPECTED)('the built package %#, loaded the way n8n loads a commun
 		}
 	});
 
+	// The action nodes' descriptions are built by one class (nodes/shared/actions/actionNode.ts), where
+	// the scanner's description rules (which read a literal `description` in a node's class) cannot
+	// see them: what those rules ask is checked here, on the description n8n loads.
+	it(`${definition.name}'s nodes have what n8n's scanner asks of a description: distinct light and dark icons, a subtitle, AI-tool use for actions only`, () => {
+		for (const node of nodes) {
+			// A new instance: the loader replaces `icon` with the URL it serves.
+			const loaded = loaders.get(definition.name)!.nodeTypes[node].type;
+			const description = (new (loaded.constructor as new () => { description: INodeTypeDescription })()).description;
+			const trigger = description.group.includes('trigger');
+			const icon = description.icon as { light: string; dark: string };
+			expect({ node, light: /^file:\w+\.svg$/.test(icon.light), dark: /^file:\w+\.dark\.svg$/.test(icon.dark) }).toEqual({ node, light: true, dark: true });
+			const iconFile = (file: string) => readFileSync(join(packageDir(definition), 'dist', 'nodes', node[0].toUpperCase() + node.slice(1), file.slice('file:'.length)), 'utf8');
+			expect(iconFile(icon.light)).not.toBe(iconFile(icon.dark));
+			expect(description.subtitle).toEqual(expect.any(String));
+			expect({ node, usableAsTool: description.usableAsTool === true }).toEqual({ node, usableAsTool: !trigger });
+			expect({ node, inputs: description.inputs }).toEqual({ node, inputs: trigger ? [] : ['main'] });
+			expect(description.outputs).toEqual(['main']);
+		}
+	});
+
 	it(`${definition.name} loads its credentials, each with an icon; the service keys go as a bearer header`, async () => {
 		const loader = loaders.get(definition.name)!;
 		expect(Object.keys(loader.credentialTypes).sort()).toEqual([...credentials]);
@@ -142,19 +162,30 @@ describe('each edition holds one service', () => {
 	const holds = (definition: PackageDefinition, part: string) => filesIn(packageDir(definition)).some((file) => file.includes(part));
 
 	it('the Chat-App Messaging package holds no timeline operation, credential or picker', () => {
-		for (const part of ['actions/time/', 'actions/timeline/', 'actions/anchor/', 'actions/event/', 'actions/item/', 'TimelineNavigationApi', 'methods/listSearch']) {
+		for (const part of ['nodes/shared/timeline/', 'TimelineNavigationApi']) {
 			expect({ part, held: holds(CHAT_APP_MESSAGING, part) }).toEqual({ part, held: false });
 		}
 		expect(descriptionOf(CHAT_APP_MESSAGING, 'chatAppMessaging').credentials?.map((credential) => credential.name)).toEqual(['chatAppMessagingApi']);
 	});
 
 	it('the Timeline Navigation package holds no message operation, Send and Wait, trigger or messaging credential', () => {
-		for (const part of ['actions/message/', 'sendAndWait/', 'messaging/', 'ChatAppMessagingTrigger', 'ChatAppMessagingApi', 'ChatAppWebhook']) {
+		for (const part of ['nodes/shared/messaging/', 'ChatAppMessagingTrigger', 'ChatAppMessagingApi', 'ChatAppWebhook']) {
 			expect({ part, held: holds(TIMELINE_NAVIGATION, part) }).toEqual({ part, held: false });
 		}
 		const description = descriptionOf(TIMELINE_NAVIGATION, 'timelineNavigationService');
 		expect(description.credentials?.map((credential) => credential.name)).toEqual(['timelineNavigationApi']);
 		expect(description.webhooks ?? []).toEqual([]);
+	});
+
+	it.each([
+		[COMBINED, ['ChatAppMessagingTrigger', 'TimelineNavigation', 'shared', 'shared/actions', 'shared/fields', 'shared/messaging', 'shared/timeline']],
+		[CHAT_APP_MESSAGING, ['ChatAppMessaging', 'ChatAppMessagingTrigger', 'ChatAppTrigger', 'shared', 'shared/actions', 'shared/fields', 'shared/messaging']],
+		[TIMELINE_NAVIGATION, ['TimelineNavigationService', 'shared', 'shared/actions', 'shared/fields', 'shared/timeline']],
+	])('%# ships these folders of nodes/ (one per node, and the shared code of its services)', (definition, folders) => {
+		const nodesDir = join(packageDir(definition), 'dist', 'nodes');
+		const folder = (path: string) => readdirSync(join(nodesDir, path), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+		const shipped = [...folder('.'), ...folder('shared').map((name) => `shared/${name}`)].sort();
+		expect(shipped).toEqual(folders);
 	});
 
 	it('offers each service’s resources in its edition, and every resource in the combined package', () => {

@@ -8,8 +8,8 @@ import { ChatAppMessagingApi } from '../../credentials/ChatAppMessagingApi.crede
 import { ChatAppWebhookBasicAuthApi } from '../../credentials/ChatAppWebhookBasicAuthApi.credentials';
 import { ChatAppWebhookHeaderAuthApi } from '../../credentials/ChatAppWebhookHeaderAuthApi.credentials';
 import { TimelineNavigationApi } from '../../credentials/TimelineNavigationApi.credentials';
-import { ChatAppMessaging } from '../../nodes/TimelineNavigation/editions/ChatAppMessaging/ChatAppMessaging.node';
-import { TimelineNavigationService } from '../../nodes/TimelineNavigation/editions/TimelineNavigationService/TimelineNavigationService.node';
+import { ChatAppMessaging } from '../../nodes/ChatAppMessaging/ChatAppMessaging.node';
+import { TimelineNavigationService } from '../../nodes/TimelineNavigationService/TimelineNavigationService.node';
 import { TimelineNavigation } from '../../nodes/TimelineNavigation/TimelineNavigation.node';
 import { CHAT_APP_MESSAGING, COMBINED, TIMELINE_NAVIGATION, type PackageDefinition } from '../../tools/packages/packages';
 import { PROJECT_ROOT } from '../support/harness';

@@ -3,8 +3,8 @@
 // uses (from the operation registry), as a user's saved node has it.
 import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { RESOURCES } from '../../nodes/TimelineNavigation/actions/registry';
-import { SERVICES } from '../../nodes/TimelineNavigation/transport/services';
+import { RESOURCES } from '../../nodes/shared/actions/registry';
+import { SERVICES } from '../../nodes/shared/services';
 import { runNode, type StoredCredential } from './harness';
 import { CUSTOMER, type OperationCase } from './operation-cases';
 import { startSandbox, type RecordedRequest, type Sandbox } from '../../tools/sandbox/server';

@@ -7,7 +7,7 @@
  */
 import { ObservableObject, type IDataObject } from 'n8n-workflow';
 
-import { deliveryMemory } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
+import { deliveryMemory } from '../../nodes/shared/messaging/trigger/deliveryMemory';
 
 export interface MemoryCostRow {
 	events: number;

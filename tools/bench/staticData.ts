@@ -6,7 +6,7 @@
  * run data), so that what the memory adds to an execution is measured rather than assumed.
  */
 import { queryN8nDatabase, type N8nDatabaseUser } from '../n8n/database';
-import { DIGEST_LENGTH, STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/ChatAppMessagingTrigger/deliveryMemory';
+import { DIGEST_LENGTH, STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/shared/messaging/trigger/deliveryMemory';
 
 export interface StaticDataSize {
 	/** Bytes of the stored static data (0 when it has none). */

@@ -5,13 +5,14 @@
  * real node, so the report's ratio "this node / without the cache" is the cache's gain measured
  * side by side.
  *
- * - the parameter cache (helpers/parameters.ts): a parameter without an expression is read from
- *   n8n once per execution; without it, every read of every item goes through getNodeParameter;
- * - the credential cache (transport/request.ts): the credential is loaded and decrypted once per
- *   execution and service; without it, once per request.
+ * - the parameter cache (nodes/shared/execution.ts, `ActionExecution.parameter`): a parameter
+ *   without an expression is read from n8n once per execution; without it, every read of every
+ *   item goes through getNodeParameter;
+ * - the credential cache (nodes/shared/execution.ts, `Execution.credential`): the credential is
+ *   loaded and decrypted once per execution and service; without it, once per request.
  *
- * Each copy is the built JavaScript with one line changed so that the cache never finds its
- * entry; if the built code no longer holds that line, the bench stops and says so.
+ * Each copy is the built JavaScript with one piece of code changed so that the cache never finds
+ * its entry; if the built code no longer holds that piece, the bench stops and says so.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -26,9 +27,10 @@ export interface UncachedVariant {
 	/** Its package name, and the action node's type in it. */
 	packageName: string;
 	nodeType: string;
-	/** The built file and the line in it that makes the cache miss every time. */
+	/** The built file, the code in it that finds a cached entry, and what replaces it to miss every time. */
 	file: string;
 	lookup: string;
+	miss: string;
 }
 
 export const UNCACHED_VARIANTS: readonly UncachedVariant[] = [
@@ -37,16 +39,18 @@ export const UNCACHED_VARIANTS: readonly UncachedVariant[] = [
 		label: 'this node without its parameter cache (bench copy)',
 		packageName: `${PACKAGE_NAME}-bench-no-parameter-cache`,
 		nodeType: `${PACKAGE_NAME}-bench-no-parameter-cache.timelineNavigation`,
-		file: 'dist/nodes/TimelineNavigation/helpers/parameters.js',
-		lookup: 'let state = executions.get(context);',
+		file: 'dist/nodes/shared/execution.js',
+		lookup: 'if (!this.resolved.has(key))',
+		miss: 'if (true)',
 	},
 	{
 		key: 'nodeNoCredentialCache',
 		label: 'this node without its credential cache (bench copy)',
 		packageName: `${PACKAGE_NAME}-bench-no-credential-cache`,
 		nodeType: `${PACKAGE_NAME}-bench-no-credential-cache.timelineNavigation`,
-		file: 'dist/nodes/TimelineNavigation/transport/request.js',
-		lookup: 'let perService = credentialCache.get(context);',
+		file: 'dist/nodes/shared/execution.js',
+		lookup: 'let credential = this.credentials.get(service);',
+		miss: 'let credential = undefined;',
 	},
 ];
 
@@ -60,7 +64,7 @@ export function packUncachedVariants(dir: string): Array<{ name: string; tarball
 			const file = path.join(packageDir, variant.file);
 			const code = fs.readFileSync(file, 'utf8');
 			if (!code.includes(variant.lookup)) throw new Error(`${variant.file} no longer holds "${variant.lookup}": update tools/bench/uncached.ts`);
-			fs.writeFileSync(file, code.replace(variant.lookup, `${variant.lookup.split('=')[0]}= undefined;`));
+			fs.writeFileSync(file, code.replace(variant.lookup, variant.miss));
 		});
 		return { name: variant.packageName, tarball };
 	});

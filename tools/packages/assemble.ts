@@ -1,14 +1,17 @@
 /**
- * Assembles each package of packages.ts from the build in dist/ into dist-packages/<name>/, ready
- * to pack and publish: its package.json, README.md and LICENSE, and under dist/ exactly the files
- * its nodes and credentials load (followed through their `require`s), their icons and codex files,
- * and an index.js exporting its classes. `npm run build` runs it after compiling:
+ * Writes each node's codex file (`X.node.json`, what n8n's node panel searches) from the node
+ * catalog (nodes/shared/catalog.ts), then assembles each package of packages.ts from the build in
+ * dist/ into dist-packages/<name>/, ready to pack and publish: its package.json, README.md and
+ * LICENSE, and under dist/ exactly the files its nodes and credentials load (followed through
+ * their `require`s), their icons and codex files, and an index.js exporting its classes.
+ * `npm run build` runs it after compiling:
  *
  *   npx tsx tools/packages/assemble.ts
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PACKAGES, PROJECT_ROOT, packageDir, packageJsonOf, type PackageDefinition } from './packages';
+import { ACTION_NODES, CODEX, type ActionNodeEntry } from '../../nodes/shared/catalog';
+import { COMBINED, PACKAGES, PROJECT_ROOT, packageDir, packageJsonOf, REPOSITORY_FILES, type PackageDefinition } from './packages';
 
 const DIST = path.join(PROJECT_ROOT, 'dist');
 
@@ -30,14 +33,51 @@ export function loadedFiles(entries: string[]): string[] {
 	return [...found].sort();
 }
 
-/** The icons (`file:x.svg`) and codex file (`X.node.json`) beside each node and credential. */
-function assetsOf(entries: string[]): string[] {
+/** A built node's type name: `dist/nodes/X/X.node.js` holds the node named x. */
+function nodeNameOf(file: string): string | undefined {
+	const match = /([A-Za-z]+)\.node\.js$/.exec(file);
+	return match ? match[1][0].toLowerCase() + match[1].slice(1) : undefined;
+}
+
+/** The icons beside each node and credential: named in an action node's catalog entry, else in the class (`file:x.svg`). */
+function iconsOf(entries: string[]): string[] {
 	return entries.flatMap((entry) => {
 		const file = path.join(PROJECT_ROOT, entry);
-		const icons = [...fs.readFileSync(file, 'utf8').matchAll(/file:([\w.-]+\.svg)/g)].map(([, icon]) => path.join(path.dirname(file), icon));
-		const codex = file.replace(/\.node\.js$/, '.node.json');
-		return [...new Set([...icons, ...(codex !== file ? [codex] : [])])];
+		const action = (ACTION_NODES as Record<string, ActionNodeEntry>)[nodeNameOf(entry) ?? ''];
+		const icons = action
+			? [`${action.icon}.svg`, `${action.icon}.dark.svg`]
+			: [...fs.readFileSync(file, 'utf8').matchAll(/file:([\w.-]+\.svg)/g)].map(([, icon]) => icon);
+		return [...new Set(icons)].map((icon) => path.join(path.dirname(file), icon));
 	});
+}
+
+/** A node's codex file as n8n reads it, for the node named `name` as `packageName` ships it. */
+export function codexJson(packageName: string, name: string): object {
+	const codex = CODEX[name];
+	if (!codex) throw new Error(`The node ${name} has no codex in nodes/shared/catalog.ts`);
+	const { categories, subcategories, alias, documentation } = codex;
+	const link = (document: string) => [{ url: `${REPOSITORY_FILES}/docs/${document}` }];
+	return {
+		node: `${packageName}.${name}`,
+		nodeVersion: '1.0',
+		codexVersion: '1.0',
+		categories,
+		...(subcategories && { subcategories }),
+		alias,
+		resources: {
+			...(documentation.credentials && { credentialDocumentation: link(documentation.credentials) }),
+			primaryDocumentation: link(documentation.primary),
+		},
+	};
+}
+
+/** Writes the codex file beside each node of the package, under `root`. */
+function writeCodexFiles(definition: PackageDefinition, root: string): void {
+	for (const file of definition.n8n.nodes) {
+		const codexFile = path.join(root, file.replace(/\.node\.js$/, '.node.json'));
+		fs.mkdirSync(path.dirname(codexFile), { recursive: true });
+		fs.writeFileSync(codexFile, `${JSON.stringify(codexJson(definition.name, nodeNameOf(file)!), null, '\t')}\n`);
+	}
 }
 
 /** The package's entry point: its node and credential classes, as n8n names them by file. */
@@ -58,10 +98,11 @@ export function assemble(definition: PackageDefinition): string {
 	const out = packageDir(definition);
 	fs.rmSync(out, { recursive: true, force: true });
 	const entries = [...definition.n8n.nodes, ...definition.n8n.credentials];
-	for (const file of [...loadedFiles(entries), ...assetsOf(entries)]) {
+	for (const file of [...loadedFiles(entries), ...iconsOf(entries)]) {
 		if (!fs.existsSync(file)) throw new Error(`${path.relative(PROJECT_ROOT, file)} is missing from the build`);
 		copy(file, path.join(out, path.relative(PROJECT_ROOT, file)));
 	}
+	writeCodexFiles(definition, out);
 	fs.writeFileSync(path.join(out, 'dist', 'index.js'), indexJs(definition));
 	fs.writeFileSync(path.join(out, 'package.json'), `${JSON.stringify(packageJsonOf(definition), null, 2)}\n`);
 	copy(path.join(PROJECT_ROOT, definition.readme), path.join(out, 'README.md'));
@@ -71,6 +112,8 @@ export function assemble(definition: PackageDefinition): string {
 
 if (require.main === module) {
 	if (!fs.existsSync(DIST)) throw new Error('dist/ is missing: run `npm run build`');
+	// dist/ itself is the combined package as the checkout packs it.
+	writeCodexFiles(COMBINED, PROJECT_ROOT);
 	for (const definition of PACKAGES) {
 		const out = assemble(definition);
 		console.log(`assembled ${definition.name} in ${path.relative(PROJECT_ROOT, out)}`);

@@ -8,8 +8,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MESSAGING_RESOURCES } from '../../nodes/TimelineNavigation/actions/messaging.resources';
-import { TIMELINE_RESOURCES } from '../../nodes/TimelineNavigation/actions/timeline.resources';
+import { MESSAGING_ACTIONS } from '../../nodes/shared/messaging/resources';
+import { TIMELINE_ACTIONS } from '../../nodes/shared/timeline/resources';
 import { CHAT_APP_MESSAGING, COMBINED, EDITIONS, PROJECT_ROOT, TIMELINE_NAVIGATION, type PackageDefinition } from './packages';
 
 export const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'examples');
@@ -20,12 +20,12 @@ const COMBINED_TRIGGER = `${COMBINED.name}.chatAppMessagingTrigger`;
 /** What each edition takes over from the combined package: the resources its action node offers, its node types. */
 const EDITION_NODES: Record<string, { resources: string[]; action: string; trigger?: string }> = {
 	[CHAT_APP_MESSAGING.name]: {
-		resources: MESSAGING_RESOURCES.map((resource) => resource.value),
+		resources: MESSAGING_ACTIONS.resources.map((resource) => resource.value),
 		action: `${CHAT_APP_MESSAGING.name}.chatAppMessaging`,
 		trigger: `${CHAT_APP_MESSAGING.name}.chatAppTrigger`,
 	},
 	[TIMELINE_NAVIGATION.name]: {
-		resources: TIMELINE_RESOURCES.map((resource) => resource.value),
+		resources: TIMELINE_ACTIONS.resources.map((resource) => resource.value),
 		action: `${TIMELINE_NAVIGATION.name}.timelineNavigationService`,
 	},
 };

@@ -15,6 +15,9 @@ import * as path from 'node:path';
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 export const PACKAGES_DIR = path.join(PROJECT_ROOT, 'dist-packages');
 
+/** Where a file of the repository is read on GitHub (documents, editions' READMEs). */
+export const REPOSITORY_FILES = 'https://github.com/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation/blob/main';
+
 export interface PackageDefinition {
 	name: string;
 	description: string;
@@ -56,7 +59,7 @@ export const CHAT_APP_MESSAGING: PackageDefinition = {
 			'dist/credentials/ChatAppWebhookBasicAuthApi.credentials.js',
 			'dist/credentials/ChatAppWebhookHeaderAuthApi.credentials.js',
 		],
-		nodes: ['dist/nodes/TimelineNavigation/editions/ChatAppMessaging/ChatAppMessaging.node.js', 'dist/nodes/ChatAppMessagingTrigger/editions/ChatAppTrigger/ChatAppTrigger.node.js'],
+		nodes: ['dist/nodes/ChatAppMessaging/ChatAppMessaging.node.js', 'dist/nodes/ChatAppTrigger/ChatAppTrigger.node.js'],
 	},
 	...editionDocs('n8n-nodes-chat-app-messaging'),
 };
@@ -69,7 +72,7 @@ export const TIMELINE_NAVIGATION: PackageDefinition = {
 	n8n: {
 		n8nNodesApiVersion: 1,
 		credentials: ['dist/credentials/TimelineNavigationApi.credentials.js'],
-		nodes: ['dist/nodes/TimelineNavigation/editions/TimelineNavigationService/TimelineNavigationService.node.js'],
+		nodes: ['dist/nodes/TimelineNavigationService/TimelineNavigationService.node.js'],
 	},
 	...editionDocs('n8n-nodes-timeline-navigation-service'),
 };
@@ -90,7 +93,7 @@ export function packageJsonOf(definition: PackageDefinition): Record<string, unk
 		keywords: definition.keywords,
 		// An edition's page is its README in the repository; the combined package's is the repository's.
 		...(definition.readme !== COMBINED.readme && {
-			homepage: `https://github.com/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation/blob/main/${definition.readme}`,
+			homepage: `${REPOSITORY_FILES}/${definition.readme}`,
 		}),
 		main: 'dist/index.js',
 		files: ['dist'],

@@ -19,7 +19,7 @@ import {
 	MAX_STORED,
 	STORED_MEMORY_KEY,
 	type StoredMemory,
-} from '../../../nodes/ChatAppMessagingTrigger/deliveryMemory';
+} from '../../../nodes/shared/messaging/trigger/deliveryMemory';
 import { inbound, status } from '../../support/trigger-payloads';
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -3,16 +3,16 @@
 // service's grammar accepts. The grammars are stated here, in the test, from the documents
 // (E.164, the duration grammar), not taken from the code under test.
 import fc from 'fast-check';
-import { buildDuration, checkDurationUnit } from '../../../nodes/TimelineNavigation/helpers/duration';
+import { buildDuration, checkDurationUnit } from '../../../nodes/shared/fields/duration';
 import {
 	buildTimeRange,
 	checkE164,
 	findPlaceholders,
 	normalizePhoneNumber,
 	toIsoDateTime,
-} from '../../../nodes/TimelineNavigation/helpers/validation';
-import { normalizeBaseUrl } from '../../../nodes/TimelineNavigation/transport/services';
-import { parseRetryAfter, serviceMessageOf } from '../../../nodes/TimelineNavigation/transport/request';
+} from '../../../nodes/shared/fields/validation';
+import { normalizeBaseUrl } from '../../../nodes/shared/services';
+import { parseRetryAfter, serviceMessageOf } from '../../../nodes/shared/transport';
 
 const RUNS = { numRuns: 500 };
 let casesTried = 0;

@@ -1,5 +1,5 @@
 // A node used only by the cache tests: for every item it reads each of its parameters twice,
-// through the action node's parameter cache (`nodeParameter`) and through n8n's own
+// through the action nodes' parameter cache (`ActionExecution.parameter`) and through n8n's own
 // `getNodeParameter`, and outputs both, so a test can see they never differ.
 import {
 	NodeConnectionTypes,
@@ -8,7 +8,7 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
-import { nodeParameter } from '../../../nodes/TimelineNavigation/helpers/parameters';
+import { ActionExecution } from '../../../nodes/shared/execution';
 
 export const PROBED_PARAMETERS = ['fixed', 'expression', 'templateLike', 'count', 'flag', 'payload', 'options', 'pairs', 'locator'];
 
@@ -67,15 +67,16 @@ export class ParameterProbe implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const execution = new ActionExecution(this);
 		return [
 			this.getInputData().flatMap((_item, itemIndex) =>
 				PROBED_PARAMETERS.map((name) => ({
 					json: {
 						itemIndex,
 						name,
-						cached: nodeParameter(this, name, itemIndex) as never,
+						cached: execution.parameter(name, itemIndex) as never,
 						direct: this.getNodeParameter(name, itemIndex) as never,
-						cachedValueOnly: nodeParameter(this, name, itemIndex, undefined, { extractValue: true }) as never,
+						cachedValueOnly: execution.parameter(name, itemIndex, undefined, { extractValue: true }) as never,
 						directValueOnly: this.getNodeParameter(name, itemIndex, undefined, { extractValue: true }) as never,
 					},
 					pairedItem: { item: itemIndex },

@@ -1,0 +1,122 @@
+// The nodes the three packages ship, as data. For each action node, what the editor shows of it
+// (names, description, icon) and which services it offers: the three action-node classes are one
+// class (actions/actionNode.ts) given their entry. For every node, what n8n's node panel searches
+// (its codex: categories and aliases): the build writes each node's codex file (`X.node.json`)
+// from here (tools/packages/assemble.ts). The triggers' classes name themselves: n8n's scanner
+// reads a trigger's credential tests from its class's literal description.
+//
+// A node of the combined package and its single-service counterpart need different display
+// names: n8n records installed nodes by display name and refuses a second package holding one
+// already installed.
+import type { INodeTypeDescription } from 'n8n-workflow';
+import type { Service } from './services';
+
+/** What n8n's node panel reads from a node's codex file, but for the node's type name. */
+export interface Codex {
+	categories: string[];
+	subcategories?: Record<string, string[]>;
+	alias: string[];
+	/** Documents under docs/ the panel links to. */
+	documentation: { primary: string; credentials?: string };
+}
+
+/** An action node: its names, which services it offers, and the resource a new node opens on. */
+export interface ActionNodeEntry {
+	/** The node's type name, stored in saved workflows: never rename it once released. */
+	name: string;
+	displayName: string;
+	description: string;
+	/** `<icon>.svg` and `<icon>.dark.svg`, beside the node's class. */
+	icon: string;
+	services: Service[];
+	defaultResource: string;
+	codex: Codex;
+}
+
+/** What each service adds to an action node's codex, so a node of both services is found by either's words. */
+const SERVICE_CODEX: Record<Service, Pick<Codex, 'categories' | 'subcategories' | 'alias'>> = {
+	timeline: {
+		categories: ['Productivity'],
+		alias: ['time travel', 'travel', 'timeline', 'anchor', 'pause time', 'resume time', 'rewind', 'fast forward', 'paradox'],
+	},
+	messaging: {
+		// n8n's editor lists nodes of the category HITL under Human review → Send and wait for response.
+		categories: ['Communication', 'HITL'],
+		subcategories: { HITL: ['Human in the Loop', '*'] },
+		alias: [
+			'chat-app', 'chat', 'messaging', 'sms', 'send message', 'send text', 'text message', 'send template',
+			'template message', 'send media', 'send image', 'send file', 'send location', 'location',
+			'delivery status', 'send and wait', 'approval', 'approve', 'human', 'human in the loop', 'hitl', 'form', 'wait',
+		],
+	},
+};
+
+const ACTION_DOCUMENTATION = { primary: 'operations.md', credentials: 'credentials.md' };
+
+function actionNode(entry: Omit<ActionNodeEntry, 'codex'>): ActionNodeEntry {
+	const parts = entry.services.map((service) => SERVICE_CODEX[service]);
+	const subcategories = Object.assign({}, ...parts.map((part) => part.subcategories ?? {})) as Record<string, string[]>;
+	return {
+		...entry,
+		codex: {
+			categories: parts.flatMap((part) => part.categories),
+			...(Object.keys(subcategories).length > 0 && { subcategories }),
+			alias: [...new Set(parts.flatMap((part) => part.alias))],
+			documentation: ACTION_DOCUMENTATION,
+		},
+	};
+}
+
+const MESSAGING_TRIGGER_CODEX: Codex = {
+	categories: ['Communication'],
+	alias: ['chat-app', 'chat', 'messaging', 'inbound message', 'reply', 'delivery status', 'read receipt', 'webhook'],
+	documentation: { primary: 'trigger.md' },
+};
+
+export const ACTION_NODES = {
+	timelineNavigation: actionNode({
+		name: 'timelineNavigation',
+		displayName: 'Timeline Navigation & Chat-App Messaging',
+		description:
+			'Drive the Timeline Navigation service (travel, anchors, pause, fast-forward, rewind, events, timelines) and send Chat-App messages (templates, text, media, location) and check their delivery',
+		icon: 'timelineNavigation',
+		services: ['timeline', 'messaging'],
+		defaultResource: 'time',
+	}),
+	timelineNavigationService: actionNode({
+		name: 'timelineNavigationService',
+		displayName: 'Timeline Navigation',
+		description:
+			'Drive the Timeline Navigation service: travel, anchors, pause, resume, fast-forward, rewind, events, timelines, items and paradox checks',
+		icon: 'timelineNavigation',
+		services: ['timeline'],
+		defaultResource: 'time',
+	}),
+	chatAppMessaging: actionNode({
+		name: 'chatAppMessaging',
+		displayName: 'Chat-App Messaging',
+		description:
+			"Send Chat-App messages (templates, text, media, location, custom), ask a person and wait for the answer, and check a message's delivery",
+		icon: 'chatAppMessaging',
+		services: ['messaging'],
+		defaultResource: 'message',
+	}),
+} satisfies Record<string, ActionNodeEntry>;
+
+/** Each node's codex, by the node's type name. */
+export const CODEX: Record<string, Codex> = {
+	...Object.fromEntries(Object.values(ACTION_NODES).map((entry) => [entry.name, entry.codex])),
+	chatAppMessagingTrigger: MESSAGING_TRIGGER_CODEX,
+	chatAppTrigger: MESSAGING_TRIGGER_CODEX,
+};
+
+/** What an action node's description takes from its entry: its names, icon and description. */
+export function shownNames(entry: ActionNodeEntry): Pick<INodeTypeDescription, 'displayName' | 'name' | 'icon' | 'description' | 'defaults'> {
+	return {
+		displayName: entry.displayName,
+		name: entry.name,
+		icon: { light: `file:${entry.icon}.svg`, dark: `file:${entry.icon}.dark.svg` },
+		description: entry.description,
+		defaults: { name: entry.displayName },
+	};
+}
