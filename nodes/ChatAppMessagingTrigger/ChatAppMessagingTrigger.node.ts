@@ -18,6 +18,7 @@ import {
 import { checkBasicAuthCredential, checkCaller, checkHeaderAuthCredential } from '../shared/messaging/trigger/authentication';
 import { deliveryMemory } from '../shared/messaging/trigger/deliveryMemory';
 import { triggerProperties, triggerSubtitle } from '../shared/messaging/trigger/description';
+import { previousInbound } from '../shared/messaging/trigger/senderMemory';
 import {
 	bodySize,
 	checkEvent,
@@ -209,7 +210,15 @@ export class ChatAppMessagingTrigger implements INodeType {
 
 		const output: IDataObject =
 			eventType === INBOUND_EVENT
-				? { ...event, window_open_until: windowOpenUntil(event.timestamp as string) }
+				? {
+						...event,
+						window_open_until: windowOpenUntil(event.timestamp as string),
+						previous_inbound_at: previousInbound(
+							{ workflowId: this.getWorkflow().id, nodeName: this.getNode().name },
+							event.from as string,
+							event.timestamp as string,
+						),
+					}
 				: { ...event };
 		// The node answers the call itself: n8n then saves the static data (the repeat memory)
 		// as it answers, before it starts the execution. Left to n8n, the answer and the save
