@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { EXAMPLE_DATA, EXAMPLE_FILES, readExample, seedExampleData } from '../../tools/n8n/examples';
+import { EXAMPLE_DATA, EXAMPLE_FILES, inboundReplyText, readExample, seedExampleData } from '../../tools/n8n/examples';
 import { wireCredentials, type N8nInstance, type StoredCredential } from '../../tools/n8n/instance';
 import { startRegistry, type LocalRegistry } from '../../tools/n8n/registry';
 import { sandboxCredentials, webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
@@ -194,7 +194,7 @@ describe(`the single-service packages from a registry, through Settings → Comm
 			'the reply to reach the sandbox',
 			async () =>
 				(await sandbox.requests({ method: 'POST', path: '/v1/messages' })).find(
-					(r) => (r.body as { to?: string }).to === CUSTOMER && String((r.body as { text?: string }).text).startsWith('Hi {first_name}, thanks'),
+					(r) => (r.body as { to?: string }).to === CUSTOMER && String((r.body as { text?: string }).text).startsWith('Hi {first_name}, thanks for your message.'),
 				),
 			{ timeoutMs: 60_000 },
 		).catch(async (err) => {
@@ -202,6 +202,9 @@ describe(`the single-service packages from a registry, through Settings → Comm
 			throw new Error(`${err.message}; the sandbox's deliveries: ${JSON.stringify(deliveries.slice(-3))}`);
 		});
 		expect(reply.responseStatus).toBe(200);
-		expect(reply.body).toEqual(expect.objectContaining({ injected_fields: expect.objectContaining({ inbound_text: 'Is my order on its way?', received_at: inbound.timestamp }) }));
+		expect(reply.responseStatus).toBe(200);
+		const timeZone = (await n8n.rest('GET', '/settings')).body.timezone;
+		const stored = (await sandbox.messages({ phone: CUSTOMER })).filter((m) => m.direction === 'outbound').at(-1);
+		expect(stored?.text).toBe(inboundReplyText('Ada', inbound.timestamp, timeZone));
 	});
 });

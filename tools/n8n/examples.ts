@@ -98,6 +98,21 @@ export const SESSION_REQUESTS = [
 	'POST /v1/travel',
 ] as const;
 
+/**
+ * What example 02 answers a message sent at `timestamp` (ISO 8601), in the workflow's time zone
+ * (n8n's, unless the workflow sets one): as its Luxon format "HH:mm ZZZZ 'on' cccc d LLLL" writes
+ * it in English, and without the name for a number it does not know.
+ */
+export function inboundReplyText(firstName: string | undefined, timestamp: string, timeZone: string): string {
+	const answerBy = new Date(Date.parse(timestamp) + 3600_000);
+	const part = (options: Intl.DateTimeFormatOptions, type: Intl.DateTimeFormatPartTypes) =>
+		new Intl.DateTimeFormat('en-US', { timeZone, ...options }).formatToParts(answerBy).find((p) => p.type === type)!.value;
+	const time = `${part({ hour: '2-digit', hourCycle: 'h23' }, 'hour')}:${part({ minute: '2-digit' }, 'minute').padStart(2, '0')}`;
+	const zone = part({ timeZoneName: 'short' }, 'timeZoneName');
+	const day = `${part({ weekday: 'long' }, 'weekday')} ${part({ day: 'numeric' }, 'day')} ${part({ month: 'long' }, 'month')}`;
+	return `Hi${firstName ? ` ${firstName}` : ''}, thanks for your message. A person will answer by ${time} ${zone} on ${day}.`;
+}
+
 export function readExample(file: string): WorkflowJson {
 	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
 }

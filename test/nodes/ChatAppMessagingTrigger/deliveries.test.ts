@@ -4,7 +4,7 @@
 import axios from 'axios';
 import { startSandbox, type Sandbox } from '../../../tools/sandbox/server';
 import { hostTrigger, type HostedTrigger, type HostTriggerOptions } from '../../support/harness';
-import type { WebhookDelivery } from '../../../tools/sandbox/client';
+import type { InboundWebhookPayload, WebhookDelivery } from '../../../tools/sandbox/client';
 
 const CUSTOMER = '+14155550123';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -92,7 +92,7 @@ describe('each event type starts the workflow with the payload as it came', () =
 		const first = await sandbox.client.inbound(CUSTOMER, 'Hello');
 		await sandbox.client.advanceClock(2 * 60 * 60 * 1000);
 		// a burst: five messages posted back to back, as a customer typing quickly
-		const burst = [];
+		const burst: InboundWebhookPayload[] = [];
 		for (const text of ['Are you there?', 'I have a question', 'about order #1042', 'it is late', 'thanks']) {
 			burst.push(await sandbox.client.inbound(CUSTOMER, text));
 		}
