@@ -78,7 +78,7 @@ export const ACTION_NODES = {
 		name: 'timelineNavigation',
 		displayName: 'Timeline Navigation & Chat-App Messaging',
 		description:
-			'Drive the Timeline Navigation service (travel, anchors, pause, fast-forward, rewind, events, timelines) and send Chat-App messages (templates, text, media, location) and check their delivery',
+			'Send Chat-App messages (text, templates, media, location), ask a person and wait for the answer; travel, anchor, pause, fast-forward and rewind with the Timeline Navigation service',
 		icon: 'timelineNavigation',
 		services: ['timeline', 'messaging'],
 		defaultResource: 'time',

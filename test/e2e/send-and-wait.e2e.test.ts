@@ -260,7 +260,10 @@ test('the refund example, run from the editor with its pinned request: the manag
 		30000,
 		executionsWithWaiting,
 	);
-	expect(nodeOutput(execution, 'Ask the Manager')).toEqual([{ data: { approved: true, respondedAt: expect.any(String) } }]);
+	// Include Input Fields: the request beside n8n's Send and Wait answer
+	expect(nodeOutput(execution, 'Ask the Manager')).toEqual([
+		expect.objectContaining({ order: '#1042', customer_phone: EXAMPLE_DATA.customerPhone, data: { approved: true, respondedAt: expect.any(String) } }),
+	]);
 	const [told] = nodeOutput(execution, 'Refund Approved');
 	expect(told).toEqual(
 		expect.objectContaining({

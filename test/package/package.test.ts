@@ -202,7 +202,25 @@ it('no two packages have a node of the same display name (n8n refuses to install
 		Object.keys(loaders.get(definition.name)!.nodeTypes).map((node) => descriptionOf(definition, node).displayName),
 	);
 	expect(displayNames.sort()).toEqual(
-		['Chat-App Messaging', 'Chat-App Messaging Trigger', 'Chat-App Trigger', 'Timeline Navigation', 'Timeline Navigation & Chat-App Messaging'].sort(),
+		['Chat-App Inbox Trigger', 'Chat-App Messaging', 'Chat-App Messaging Inbox Trigger', 'Timeline Navigation', 'Timeline Navigation & Chat-App Messaging'].sort(),
 	);
 	expect(new Set(displayNames).size).toBe(displayNames.length);
+});
+
+it('in the node panel, whatever is installed, a trigger is not named like a node that sends, and says that it starts the workflow', () => {
+	const nodes = PACKAGES.flatMap((definition) =>
+		Object.keys(loaders.get(definition.name)!.nodeTypes).map((node) => descriptionOf(definition, node)),
+	);
+	// n8n's panel lists a trigger with more than one event without the word "Trigger" (its NodeItem.vue)
+	const shown = (node: (typeof nodes)[number]) => (node.group.includes('trigger') ? node.displayName.replace('Trigger', '').trim() : node.displayName);
+	const triggers = nodes.filter((node) => node.group.includes('trigger'));
+	const actions = nodes.filter((node) => !node.group.includes('trigger'));
+	expect(triggers.map(shown).sort()).toEqual(['Chat-App Inbox', 'Chat-App Messaging Inbox']);
+	for (const trigger of triggers) {
+		expect(actions.map((action) => action.displayName)).not.toContain(shown(trigger));
+		expect(trigger.description).toMatch(/^Starts the workflow when /);
+	}
+	// every node that sends chat-app messages says so first
+	for (const action of actions.filter((node) => node.displayName.includes('Chat-App'))) expect(action.description).toMatch(/^Send Chat-App messages/);
+	expect(new Set(nodes.map(shown)).size).toBe(nodes.length);
 });
