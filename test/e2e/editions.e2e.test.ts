@@ -106,6 +106,16 @@ describe(`the single-service packages from a registry, through Settings → Comm
 			for (const term of ['timeline', 'time travel']) {
 				expect({ term, found: await searchCreator(page, term, 'Timeline Navigation') }).toEqual({ term, found: expect.arrayContaining(['Timeline Navigation']) });
 			}
+			// "chat-app": the action node and its trigger, told apart; one click on the action shows the sends
+			const chatApp = await searchCreator(page, 'chat-app', 'Chat-App Messaging');
+			expect(chatApp).toEqual(expect.arrayContaining(['Chat-App Messaging', 'Chat-App Inbox']));
+			await creatorItem(page, 'Chat-App Messaging').click();
+			for (const action of ['Send a text message', 'Send a template message', 'Send message and wait for response']) {
+				await page.locator('[data-test-id=node-creator]').getByText(action, { exact: true }).first().waitFor();
+			}
+			await browser.shot(`editions-chat-app-actions-${runtime.id}.png`);
+			await page.keyboard.press('Escape');
+			await newWorkflowWithManualTrigger(page, n8n);
 			await page.locator('[data-test-id=node-creator-search-bar]').fill('');
 			const creator = page.locator('[data-test-id=node-creator]');
 			await creator.getByText(HUMAN_REVIEW, { exact: true }).click();

@@ -97,9 +97,9 @@ export const customFormFields: INodeProperties[] = shownOnlyWhen({ responseType:
 
 /** What the answer item holds, per response type, as n8n's own Send and Wait nodes output it. */
 const ANSWER_SHAPES: Record<ResponseType, string> = {
-	approval: '{ "data": { "approved": true or false, "respondedAt": "<date-time>" } }',
-	freeText: '{ "data": { "text": "<the answer>", "respondedAt": "<date-time>" } }',
-	customForm: '{ "data": { "<field label>": <value>, …, "respondedAt": "<date-time>" } }',
+	approval: '{ "data": { "approved": true or false, "respondedAt": the date and time } }',
+	freeText: '{ "data": { "text": the answer, "respondedAt": the date and time } }',
+	customForm: '{ "data": { each field by its label: its value, "respondedAt": the date and time } }',
 };
 
 /**
@@ -107,7 +107,7 @@ const ANSWER_SHAPES: Record<ResponseType, string> = {
  * next node reaches the person who wrote in.
  */
 export const outputNotices: INodeProperties[] = RESPONSE_TYPES.map((responseType) => ({
-	displayName: `${responseType === 'approval' ? 'The page offers Approve and Decline (Approval Options changes them). ' : ''}Output: one item, ${ANSWER_SHAPES[responseType]}. If nobody answers within Limit Wait Time, the input items go on unchanged, without data. To reply to the person the workflow started for, turn on Options → Include Input Fields (then {{ $json.from }}), or refer to the trigger: {{ $('<trigger name>').item.json.from }}.`,
+	displayName: `${responseType === 'approval' ? 'The page offers Approve and Decline (Approval Options changes them). ' : ''}Output: one item, ${ANSWER_SHAPES[responseType]}. If nobody answers within Limit Wait Time, the input items go on unchanged, without data. To reply to the person the workflow started for, turn on Options → Include Input Fields (then {{ $json.from }}), or refer to the trigger: {{ $('On Inbound Message').item.json.from }}.`,
 	name: `outputNotice_${responseType}`,
 	type: 'notice',
 	default: '',
