@@ -6,7 +6,7 @@
  * - n8n-nodes-timeline-navigation-service: a webhook sets an anchor;
  * - n8n-nodes-chat-app-messaging: a send (Send Template); Send and Wait for Response, its question
  *   answered in headless Chromium; the inbound-reply example, the sandbox posting an inbound
- *   message to the Chat-App Trigger's production URL and receiving the workflow's reply.
+ *   message to the Chat-App Inbox Trigger's production URL and receiving the workflow's reply.
  *
  * In the editor (headless Chromium), the searches users type find each edition's node, and the
  * messaging node is listed under Human review → Send and wait for response.
@@ -183,7 +183,7 @@ describe(`the single-service packages from a registry, through Settings → Comm
 		expect(finished.status).toBe('success');
 	});
 
-	test(`${MESSAGING_EDITION.name}: the inbound-reply example, published, answers a message the sandbox posts to the Chat-App Trigger`, async () => {
+	test(`${MESSAGING_EDITION.name}: the inbound-reply example, published, answers a message the sandbox posts to the Chat-App Inbox Trigger`, async () => {
 		const file = path.join(MESSAGING_EDITION.name, EXAMPLE_FILES.inboundReply);
 		const example = wireCredentials(readExample(file), await savedCredentials());
 		const trigger = example.nodes.find((node) => node.type === MESSAGING_EDITION.nodes.trigger);
