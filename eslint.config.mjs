@@ -41,7 +41,7 @@ export default [
 	// The triggers and Send and Wait's webhook run in other n8n contexts and read their own.
 	{
 		files: ['nodes/shared/**/*.ts', 'nodes/*/*.node.ts'],
-		ignores: ['nodes/shared/execution.ts', 'nodes/shared/messaging/trigger/**', 'nodes/shared/messaging/sendAndWait/webhook.ts', 'nodes/*/*Trigger.node.ts'],
+		ignores: ['nodes/shared/execution.ts', 'nodes/shared/messaging/trigger/**', 'nodes/shared/messaging/sendAndWait/webhook.ts', 'nodes/shared/timeline/trigger/**', 'nodes/*/*Trigger.node.ts'],
 		rules: {
 			'no-restricted-syntax': [
 				'error',

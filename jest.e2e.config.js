@@ -15,7 +15,7 @@ const shared = {
 };
 
 /** The files that also run on n8n 1.x. */
-const CORE = ['smoke', 'custom-api-call', 'examples', 'webhooks', 'repeat-memory', 'registry-install', 'send-and-wait', 'service-errors', 'editor', 'secrets', 'schedule', 'agent', 'sends', 'editor-credentials', 'two-packages', 'unverified-packages', 'editions', 'month-inbound-reply', 'month-timeline-session', 'month-refund-approval'];
+const CORE = ['smoke', 'custom-api-call', 'examples', 'webhooks', 'repeat-memory', 'registry-install', 'send-and-wait', 'service-errors', 'editor', 'secrets', 'polling', 'poll-editor', 'agent', 'sends', 'editor-credentials', 'two-packages', 'unverified-packages', 'editions', 'month-inbound-reply', 'month-timeline-session', 'month-refund-approval'];
 
 const projects = [
 	{ ...shared, displayName: 'n8n 2.41', testMatch: ['**/*.e2e.test.ts'], globals: { E2E_N8N: '2.41' } },

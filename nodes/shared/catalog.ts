@@ -1,9 +1,10 @@
-// The nodes the three packages ship, as data. For each action node, what the editor shows of it
-// (names, description, icon) and which services it offers: the three action-node classes are one
-// class (actions/actionNode.ts) given their entry. For every node, what n8n's node panel searches
-// (its codex: categories and aliases): the build writes each node's codex file (`X.node.json`)
-// from here (tools/packages/assemble.ts). The triggers' classes name themselves: n8n's scanner
-// reads a trigger's credential tests from its class's literal description.
+// The nodes the three packages ship, as data: what the editor shows of each (names, description,
+// icon) and what n8n's node panel searches (its codex: categories and aliases). The three action
+// nodes are one class (actions/actionNode.ts) given their entry and services; the two timeline
+// triggers are one class (timeline/trigger/trigger.ts) given their entry. The build writes each
+// node's codex file (`X.node.json`) from here (tools/packages/assemble.ts). The messaging
+// triggers name themselves in their classes: n8n's scanner reads a trigger's credential tests from
+// its class's literal description, so theirs is written out.
 //
 // A node of the combined package and its single-service counterpart need different display
 // names: n8n records installed nodes by display name and refuses a second package holding one
@@ -20,17 +21,20 @@ export interface Codex {
 	documentation: { primary: string; credentials?: string };
 }
 
-/** An action node: its names, which services it offers, and the resource a new node opens on. */
-export interface ActionNodeEntry {
+export interface NodeEntry {
 	/** The node's type name, stored in saved workflows: never rename it once released. */
 	name: string;
 	displayName: string;
 	description: string;
 	/** `<icon>.svg` and `<icon>.dark.svg`, beside the node's class. */
 	icon: string;
+	codex: Codex;
+}
+
+/** An action node: also which services it offers, and the resource a new node opens on. */
+export interface ActionNodeEntry extends NodeEntry {
 	services: Service[];
 	defaultResource: string;
-	codex: Codex;
 }
 
 /** What each service adds to an action node's codex, so a node of both services is found by either's words. */
@@ -103,15 +107,41 @@ export const ACTION_NODES = {
 	}),
 } satisfies Record<string, ActionNodeEntry>;
 
+const TIMELINE_TRIGGER_CODEX: Codex = {
+	categories: ['Productivity'],
+	alias: ['time travel', 'timeline', 'new event', 'event', 'anomaly', 'paradox', 'monitor', 'poll', 'schedule'],
+	documentation: { primary: 'timeline-trigger.md', credentials: 'credentials.md' },
+};
+
+const TIMELINE_TRIGGER_DESCRIPTION =
+	'Starts the workflow once for each new event at a location or new anomaly in a timeline of the Timeline Navigation service, by polling it';
+
+export const TIMELINE_TRIGGERS = {
+	timelineNavigationTrigger: {
+		name: 'timelineNavigationTrigger',
+		displayName: 'Timeline Navigation Trigger',
+		description: TIMELINE_TRIGGER_DESCRIPTION,
+		icon: 'timelineNavigationTrigger',
+		codex: TIMELINE_TRIGGER_CODEX,
+	},
+	timelineTrigger: {
+		name: 'timelineTrigger',
+		displayName: 'Timeline Trigger',
+		description: TIMELINE_TRIGGER_DESCRIPTION,
+		icon: 'timelineTrigger',
+		codex: TIMELINE_TRIGGER_CODEX,
+	},
+} satisfies Record<string, NodeEntry>;
+
 /** Each node's codex, by the node's type name. */
 export const CODEX: Record<string, Codex> = {
-	...Object.fromEntries(Object.values(ACTION_NODES).map((entry) => [entry.name, entry.codex])),
+	...Object.fromEntries([...Object.values(ACTION_NODES), ...Object.values(TIMELINE_TRIGGERS)].map((entry) => [entry.name, entry.codex])),
 	chatAppMessagingTrigger: MESSAGING_TRIGGER_CODEX,
 	chatAppTrigger: MESSAGING_TRIGGER_CODEX,
 };
 
-/** What an action node's description takes from its entry: its names, icon and description. */
-export function shownNames(entry: ActionNodeEntry): Pick<INodeTypeDescription, 'displayName' | 'name' | 'icon' | 'description' | 'defaults'> {
+/** What a node's description takes from its entry: its names, icon and description. */
+export function shownNames(entry: NodeEntry): Pick<INodeTypeDescription, 'displayName' | 'name' | 'icon' | 'description' | 'defaults'> {
 	return {
 		displayName: entry.displayName,
 		name: entry.name,

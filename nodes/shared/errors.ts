@@ -1,7 +1,8 @@
 // Every error the action node raises is made here, so each kind reads the same wherever it
 // comes from:
 // - `invalidInput`: a field's value is wrong; raised before anything is sent, naming the field
-//   as the editor labels it, the value, the item and how to fix it;
+//   as the editor labels it, the value, the item and how to fix it (`invalidSetting` for a
+//   trigger's field, which belongs to no item);
 // - `serviceFailure`: the service answered with an error (or an answer the operation cannot
 //   use), or could not be reached: "<Resource> → <Operation> failed: <what happened>", with the
 //   HTTP status and the service's own words kept, so a refusal can be recognised by type and
@@ -57,6 +58,13 @@ export function invalidInput(item: ErrorPlace, field: string | InputField, value
 		`Invalid ${String(field)} in item ${itemIndex}: got ${showValue(value)}, ${expected}`,
 		{ itemIndex, description: `${fix} Nothing was sent for this item.` },
 	);
+}
+
+/** A trigger's field is wrong: named as the editor labels it, with the value; nothing was asked. */
+export function invalidSetting(context: NodeContext, field: string, value: unknown, expected: string): NodeOperationError {
+	return new NodeOperationError(context.getNode(), `Invalid ${field}: got ${showValue(value)}, ${expected}`, {
+		description: `Fix "${field}" in the trigger. Nothing was asked of the service.`,
+	});
 }
 
 interface ServiceErrorParts {

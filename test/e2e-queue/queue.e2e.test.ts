@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { deliveryDigest } from '../../nodes/shared/messaging/trigger/deliveryMemory';
+import { digestOf } from '../../nodes/shared/digest';
 import { SandboxClient } from '../../tools/sandbox/client';
 import { executionsOf, queryN8nDatabase, settledExecutions } from '../../tools/n8n/database';
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, inboundReplyText, readExample, seedExampleData, SESSION_REQUESTS } from '../../tools/n8n/examples';
@@ -55,7 +55,6 @@ let cluster: QueueCluster;
 let sandboxServer: { url: string; timelineKey: string; messagingKey: string; close(): Promise<void> | void };
 let sandbox: SandboxClient;
 let creds: StoredCredential[];
-let seeded: Awaited<ReturnType<typeof seedExampleData>>;
 const repeatResults: RepeatResult[] = [];
 /** Log files of processes that are gone (a single-mode n8n stopped by its section). */
 const extraLogs: string[] = [];
@@ -65,7 +64,7 @@ beforeAll(async () => {
 	const { startSandbox } = await import('../../tools/sandbox/server');
 	sandboxServer = await startSandbox({ port: 0 });
 	sandbox = new SandboxClient(sandboxServer.url);
-	seeded = await seedExampleData(sandbox);
+	await seedExampleData(sandbox);
 	cluster = await startQueueCluster({ logDir: OUT_DIR, log });
 	log(`[e2e-queue] cluster ready: ${JSON.stringify(cluster.timings)}`);
 	creds = Object.values(byRole(await cluster.main.importCredentials(sandboxCredentials(sandboxServer))));
@@ -97,20 +96,34 @@ describe('every example runs on a worker', () => {
 		return execution;
 	}
 
-	test('scheduled event alerts: Monitor Events with location and time range in the query, then one event_alert per event', async () => {
-		const execution = await runExample(EXAMPLE_FILES.scheduled, 'Every Hour');
-		const reqs = await serviceRequests();
-		expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual([
-			'GET /v1/monitor-events',
-			...seeded.map(() => 'POST /v1/messages'),
-		]);
-		expect(reqs[0].query.location).toBe(EXAMPLE_DATA.location);
-		expect(String(reqs[0].query.time_range)).toMatch(/^\d{4}-.+Z\/\d{4}-.+Z$/);
-		expect(reqs.slice(1).map((r) => (r.body as any).template)).toEqual(
-			seeded.map((e) => ({ id: 'event_alert', parameters: [e.location, e.time, e.description] })),
-		);
-		expect(reqs.every((r) => r.responseStatus === 200)).toBe(true);
-		expect(nodeOutput(execution, 'Alert the Customer')).toHaveLength(seeded.length);
+	test('event alerts: published, the trigger polls on the main process alone, once a minute, and a new event runs on a worker once', async () => {
+		const wf = readExample(EXAMPLE_FILES.eventAlerts);
+		const trigger = wf.nodes.find((node) => node.type.endsWith('.timelineNavigationTrigger'))!;
+		trigger.parameters = { ...trigger.parameters, pollTimes: { item: [{ mode: 'everyMinute' }] } };
+		const id = await cluster.main.importWorkflow(wireCredentials({ ...wf, name: `${wf.name} (every minute)` }, creds));
+		const polls = async () => await sandbox.requests({ path: '/v1/monitor-events' });
+		const polled = (count: number) => waitFor(`poll ${count}`, async () => (await polls()).length >= count, { timeoutMs: 75_000, intervalMs: 500 });
+		await cluster.main.activate(id);
+		try {
+			await polled(1);
+			const event = { location: EXAMPLE_DATA.location, time: new Date(Date.now() - 60_000).toISOString(), description: 'A new lighthouse keeper' };
+			await sandbox.seedEvent(event);
+			await polled(2);
+			await waitFor('the alert run', async () => (await executionsOf(cluster.main, id)).length > 0, { timeoutMs: 30_000 });
+			const [execution] = await settledExecutions(cluster.main, id, { timeoutMs: 30_000 });
+			expect(execution.status).toBe('success');
+			expect(workerOf(cluster.workers, String(execution.id))).toBeDefined();
+			await polled(3);
+		} finally {
+			await cluster.main.deactivate(id);
+		}
+		const sends = await sandbox.requests({ method: 'POST', path: '/v1/messages' });
+		expect(sends.map((request) => (request.body as any).template.parameters[2])).toEqual(['A new lighthouse keeper']);
+		// One poller: two processes polling on their own would ask twice within a minute.
+		const times = (await polls()).map((request) => Date.parse(request.time));
+		const gaps = times.slice(1).map((time, index) => time - times[index]);
+		expect(gaps.every((gap) => gap > 45_000)).toBe(true);
+		log(`[e2e-queue] event alerts: ${times.length} polls, gaps ${gaps.map((gap) => `${Math.round(gap / 1000)} s`).join(', ')}`);
 	});
 
 	test('delivery tracking: the template is sent, then Get Status answers delivered', async () => {
@@ -406,7 +419,7 @@ describe('repeated deliveries, measured (Ignore Repeated Deliveries on)', () => 
 			if (i > 0) await new Promise((resolve) => setTimeout(resolve, SAVED_AFTER_MS));
 			const messageId = `msg_after_save_${i}`;
 			expect((await post(directUrl(cluster.webhooks[0], webhookPath), inboundEvent(messageId))).body).toMatchObject({ started: true });
-			const digest = deliveryDigest(`${messageId}|message.inbound|`);
+			const digest = digestOf(`${messageId}|message.inbound|`);
 			await waitFor(`${messageId} in static data`, async () => (await storedDigests(cluster.main, id)).has(digest), { timeoutMs: 30000 });
 			expect((await post(directUrl(cluster.webhooks[1], webhookPath), inboundEvent(messageId))).body).toMatchObject({ started: false });
 		}
@@ -427,7 +440,7 @@ describe('repeated deliveries, measured (Ignore Repeated Deliveries on)', () => 
 				for (const [i, process] of cluster.webhooks.entries()) {
 					const messageId = `msg_one_more_${i}_${Date.now()}`;
 					expect((await post(directUrl(process, webhookPath), inboundEvent(messageId))).status).toBe(200);
-					const digest = deliveryDigest(`${messageId}|message.inbound|`);
+					const digest = digestOf(`${messageId}|message.inbound|`);
 					await waitFor(`${messageId} in static data`, async () => (await storedDigests(cluster.main, workflowId)).has(digest), {
 						timeoutMs: 30000,
 					});
@@ -492,7 +505,7 @@ describe('repeated deliveries, measured (Ignore Repeated Deliveries on)', () => 
 				run: async (webhookPath: string, workflowId: string) => {
 					const messageId = `msg_one_more_single_${Date.now()}`;
 					expect((await post(`${single.url}/webhook/${webhookPath}`, inboundEvent(messageId))).status).toBe(200);
-					const digest = deliveryDigest(`${messageId}|message.inbound|`);
+					const digest = digestOf(`${messageId}|message.inbound|`);
 					await waitFor(`${messageId} in static data`, async () => (await storedDigests(single, workflowId)).has(digest), { timeoutMs: 30000 });
 				},
 			};

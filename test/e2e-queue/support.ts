@@ -1,7 +1,8 @@
 /** Helpers of the queue-mode suite (not a test file itself). */
 import { randomUUID } from 'node:crypto';
 
-import { DIGEST_LENGTH, STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/shared/messaging/trigger/deliveryMemory';
+import { STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/shared/messaging/trigger/deliveryMemory';
+import { DIGEST_LENGTH } from '../../nodes/shared/digest';
 import { executionsOf, queryN8nDatabase, type N8nDatabaseUser } from '../../tools/n8n/database';
 import { NODE_TYPES, type N8nClient, type N8nProcess, type WorkflowJson } from '../../tools/n8n/instance';
 import { waitFor } from '../../tools/shared/wait';

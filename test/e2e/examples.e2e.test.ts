@@ -1,21 +1,18 @@
 /**
  * Every example workflow of examples/ runs in real n8n against the sandbox, and what it did is
  * asserted where it lands: the requests the sandbox received (method, path, query, body, order)
- * and the items n8n output. The manual and scheduled examples run with `n8n execute` (the CLI
- * runs a Schedule Trigger workflow once, as "Execute workflow" in the editor does); the two
- * trigger examples are covered through their production webhooks in webhooks.e2e.test.ts.
+ * and the items n8n output. The manual examples run with `n8n execute`; the two webhook-trigger
+ * examples are covered through their production webhooks in webhooks.e2e.test.ts, and the
+ * event-alerts example over real polls in polling.e2e.test.ts.
  */
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData, SESSION_REQUESTS } from '../../tools/n8n/examples';
 import { NODE_TYPES, wireCredentials, type WorkflowJson } from '../../tools/n8n/instance';
 import { cliNodeOutput, creds, n8n, sandbox } from './support';
 
-type Seeded = Awaited<ReturnType<typeof seedExampleData>>;
-let seeded: Seeded;
-
 beforeAll(async () => {
 	await sandbox.reset();
 	await sandbox.setWebhook(null);
-	seeded = await seedExampleData(sandbox);
+	await seedExampleData(sandbox);
 });
 
 beforeEach(async () => {
@@ -51,19 +48,6 @@ function canvasProblems(wf: WorkflowJson): { coveredBySticky: string[]; crossing
 	return { coveredBySticky, crossingBranches };
 }
 
-/**
- * The CLI only starts at a manual trigger ("Missing node to start execution" for a Schedule
- * Trigger), so a scheduled example runs as a copy whose trigger is a Manual Trigger of the
- * same name: every other node and connection is the example's own.
- */
-function manualCopy(file: string): WorkflowJson {
-	const wf = readExample(file);
-	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
-	if (!trigger) throw new Error(`${file} has no Schedule Trigger`);
-	Object.assign(trigger, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
-	return { ...wf, name: `${wf.name} (manual run)` };
-}
-
 async function execute(file: string, json?: WorkflowJson) {
 	const id = json ? await n8n.importWorkflow(wireCredentials(json, creds)) : await importExample(n8n, file, creds);
 	const res = await n8n.executeWorkflow(id);
@@ -92,57 +76,6 @@ describe('example workflows in real n8n', () => {
 			}
 			expect({ file, ...canvasProblems(wf) }).toEqual({ file, coveredBySticky: [], crossingBranches: [] });
 		}
-	});
-
-	test('scheduled event alerts: Monitor Events sends location and time range as query parameters (no body), then one event_alert template per event with location, time, description in order', async () => {
-		const before = Date.now();
-		expect(readExample(EXAMPLE_FILES.scheduled).nodes[0]).toEqual(
-			expect.objectContaining({ type: 'n8n-nodes-base.scheduleTrigger', name: 'Every Hour' }),
-		);
-		const { data } = await execute(EXAMPLE_FILES.scheduled, manualCopy(EXAMPLE_FILES.scheduled));
-		const after = Date.now();
-
-		// Monitor Events: n8n drops GET bodies, so the parameters travel in the query string.
-		const monitor = await sandbox.requests({ path: '/v1/monitor-events' });
-		expect(monitor).toHaveLength(1);
-		expect(monitor[0].method).toBe('GET');
-		expect(monitor[0].body).toBeNull();
-		expect(Object.keys(monitor[0].query).sort()).toEqual(['location', 'time_range']);
-		expect(monitor[0].query.location).toBe(EXAMPLE_DATA.location);
-		const [start, end] = String(monitor[0].query.time_range).split('/');
-		expect(start).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/);
-		expect(end).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/);
-		// "$now minus one day" .. "$now", taken while the workflow ran
-		expect(Date.parse(end)).toBeGreaterThanOrEqual(before - 2000);
-		expect(Date.parse(end)).toBeLessThanOrEqual(after + 2000);
-		// each expression reads $now on its own, a few ms apart
-		expect(Date.parse(end) - Date.parse(start)).toBeGreaterThanOrEqual(24 * 3600_000);
-		expect(Date.parse(end) - Date.parse(start)).toBeLessThan(24 * 3600_000 + 5000);
-		expect(monitor[0].responseStatus).toBe(200);
-
-		// One template per event, parameters in the template's order.
-		const sends = await sandbox.requests({ method: 'POST', path: '/v1/messages' });
-		expect(sends.map((r) => r.body)).toEqual(
-			seeded.map((e) => ({
-				channel: 'chatapp',
-				to: EXAMPLE_DATA.customerPhone,
-				message_type: 'template',
-				template: { id: 'event_alert', parameters: [e.location, e.time, e.description] },
-			})),
-		);
-		expect(sends.every((r) => r.responseStatus === 200)).toBe(true);
-
-		const events = cliNodeOutput(data, 'Events in the Last Day');
-		// each event item also carries the location and time range it answers
-		expect(events).toEqual(
-			seeded.map((e) => ({ time: e.time, description: e.description, location: EXAMPLE_DATA.location, time_range: monitor[0].query.time_range })),
-		);
-		const alerts = cliNodeOutput(data, 'Alert the Customer');
-		expect(alerts).toHaveLength(seeded.length);
-		for (const a of alerts) expect(a.message_id).toMatch(/^msg_/);
-		// what the customer reads
-		const stored = await sandbox.message(alerts[0].message_id);
-		expect(stored.text).toContain(seeded[0].description);
 	});
 
 	test('delivery tracking: the template is sent, then Get Status on its message_id answers delivered', async () => {

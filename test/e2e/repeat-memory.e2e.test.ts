@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { deliveryDigest } from '../../nodes/shared/messaging/trigger/deliveryMemory';
+import { digestOf } from '../../nodes/shared/digest';
 import { queryN8nDatabase, settledExecutions } from '../../tools/n8n/database';
 import { freePort, startN8n, type N8nInstance } from '../../tools/n8n/instance';
 import { ARTIFACTS_DIR, N8N_2 } from '../../tools/n8n/runtime';
@@ -46,7 +46,7 @@ const crash = async () => {
 	await start();
 };
 
-const key = (messageId: string) => deliveryDigest(`${messageId}|message.inbound|`);
+const key = (messageId: string) => digestOf(`${messageId}|message.inbound|`);
 const url = (webhookPath: string) => `${n8n.webhookBaseUrl}/${webhookPath}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Delivers each event once; every one must start the workflow. */

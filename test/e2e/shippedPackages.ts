@@ -13,19 +13,22 @@ import { CHAT_APP_MESSAGING, COMBINED as COMBINED_DEFINITION, TIMELINE_NAVIGATIO
 export interface ShippedPackage {
 	/** The npm name. */
 	name: string;
-	/** Its node types as n8n keys them (`<package>.<node>`): the action node and the trigger, if it has one. */
-	nodes: { action: string; trigger?: string };
+	/**
+	 * Its node types as n8n keys them (`<package>.<node>`): the action node, the messaging
+	 * trigger and the timeline (polling) trigger, if it has them.
+	 */
+	nodes: { action: string; trigger?: string; pollingTrigger?: string };
 	/** The credential types it defines (the same names in every package). */
 	credentials: string[];
 	/** Packs it into `dir` from the build of `root` (default this checkout); returns the tarball's path. */
 	pack(dir: string, root?: string): string;
 }
 
-function shipped(definition: PackageDefinition, nodes: { action: string; trigger?: string }, credentials: string[]): ShippedPackage {
+function shipped(definition: PackageDefinition, nodes: ShippedPackage['nodes'], credentials: string[]): ShippedPackage {
 	const type = (node: string) => `${definition.name}.${node}`;
 	return {
 		name: definition.name,
-		nodes: { action: type(nodes.action), ...(nodes.trigger && { trigger: type(nodes.trigger) }) },
+		nodes: Object.fromEntries(Object.entries(nodes).map(([role, node]) => [role, type(node)])) as ShippedPackage['nodes'],
 		credentials,
 		pack: (dir, root) => packPackage(dir, root, definition.name),
 	};
@@ -33,14 +36,14 @@ function shipped(definition: PackageDefinition, nodes: { action: string; trigger
 
 const { timeline, messaging, webhookHeader, webhookBasic } = CREDENTIAL_TYPES;
 
-export const COMBINED = shipped(COMBINED_DEFINITION, { action: 'timelineNavigation', trigger: 'chatAppMessagingTrigger' }, [
+export const COMBINED = shipped(COMBINED_DEFINITION, { action: 'timelineNavigation', trigger: 'chatAppMessagingTrigger', pollingTrigger: 'timelineNavigationTrigger' }, [
 	timeline,
 	messaging,
 	webhookHeader,
 	webhookBasic,
 ]);
 export const MESSAGING_EDITION = shipped(CHAT_APP_MESSAGING, { action: 'chatAppMessaging', trigger: 'chatAppTrigger' }, [messaging, webhookHeader, webhookBasic]);
-export const TIMELINE_EDITION = shipped(TIMELINE_NAVIGATION, { action: 'timelineNavigationService' }, [timeline]);
+export const TIMELINE_EDITION = shipped(TIMELINE_NAVIGATION, { action: 'timelineNavigationService', pollingTrigger: 'timelineTrigger' }, [timeline]);
 
 /** The single-service editions, each sharing credential types with the combined package. */
 export const EDITIONS: readonly ShippedPackage[] = [MESSAGING_EDITION, TIMELINE_EDITION];
@@ -50,7 +53,7 @@ export const SHIPPED: readonly ShippedPackage[] = [COMBINED, ...EDITIONS];
 
 /** Every node type of `packages`. */
 export function nodeTypesOf(packages: readonly ShippedPackage[]): string[] {
-	return packages.flatMap((p) => [p.nodes.action, ...(p.nodes.trigger ? [p.nodes.trigger] : [])]);
+	return packages.flatMap((p) => Object.values(p.nodes));
 }
 
 /** Packs each package into `dir` and publishes it to `registry`; returns the tarballs by package name. */

@@ -19,11 +19,12 @@ const READABLE_REFUSAL = /401|reject|key|token/i;
 const STATUS_VERDICT = !env.versions.n8n.startsWith('1.');
 
 describe('the package in a real n8n', () => {
-	test('n8n loads both node types under the package name', async () => {
+	test('n8n loads its node types under the package name', async () => {
 		const nodes = await n8n.exportNodes();
 		const names = nodes.map((n) => n.name);
 		expect(names).toContain(NODE_TYPES.action);
 		expect(names).toContain(NODE_TYPES.trigger);
+		expect(names).toContain(NODE_TYPES.pollingTrigger);
 	});
 
 	test('the editor is served every credential type of the package', async () => {

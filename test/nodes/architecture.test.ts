@@ -19,12 +19,12 @@ const NODE_DIR = join(ROOT, 'nodes');
  * layer is one row; a module no row matches fails the first test below.
  */
 const LAYERS: Array<[RegExp, number, string]> = [
-	[/^shared\/(catalog|errors|services)\.ts$/, 0, 'definitions'],
+	[/^shared\/(catalog|digest|errors|services)\.ts$/, 0, 'definitions'],
 	[/^shared\/execution\.ts$/, 1, 'the run'],
 	[/^shared\/transport\.ts$/, 2, 'transport'],
 	[/^shared\/fields\/|^shared\/actions\/operation\.ts$/, 3, 'fields and operation types'],
-	[/^shared\/(timeline|messaging)\/(\w+\/)?\w+\.operation\.ts$|^shared\/\w+\/\w+\/\w+\.resource\.ts$/, 5, 'operations'],
-	[/^shared\/(timeline\/(resources|listSearch)|messaging\/resources|messaging\/trigger\/trigger|actions\/(registry|description))\.ts$/, 6, 'node assembly'],
+	[/^shared\/(timeline|messaging)\/(\w+\/)?\w+\.operation\.ts$|^shared\/\w+\/\w+\/\w+\.resource\.ts$|^shared\/timeline\/trigger\/poll\.ts$/, 5, 'operations and the poll'],
+	[/^shared\/(timeline\/(resources|listSearch|trigger\/trigger)|messaging\/resources|actions\/(registry|description))\.ts$/, 6, 'node assembly'],
 	[/^shared\/(timeline|messaging)\//, 4, 'what the operations of a service share'],
 	[/^shared\/actions\/actionNode\.ts$/, 7, 'action node definition'],
 	// One folder per node that n8n loads, holding its class (and its icons).
@@ -159,6 +159,8 @@ describe('the layers of nodes/', () => {
 			'ChatAppTrigger/ChatAppTrigger.node.ts',
 			'TimelineNavigation/TimelineNavigation.node.ts',
 			'TimelineNavigationService/TimelineNavigationService.node.ts',
+			'TimelineNavigationTrigger/TimelineNavigationTrigger.node.ts',
+			'TimelineTrigger/TimelineTrigger.node.ts',
 		]);
 	});
 
@@ -214,6 +216,7 @@ describe('the layers of nodes/', () => {
 		['ChatAppMessaging/ChatAppMessaging.node.ts', 'shared/timeline/'],
 		['ChatAppTrigger/ChatAppTrigger.node.ts', 'shared/timeline/'],
 		['TimelineNavigationService/TimelineNavigationService.node.ts', 'shared/messaging/'],
+		['TimelineTrigger/TimelineTrigger.node.ts', 'shared/messaging/'],
 	])('%s, a node of one service, loads no module of %s', (node, otherService) => {
 		const reached = reachedFrom(node);
 		expect(reached.length).toBeGreaterThan(2);

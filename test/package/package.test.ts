@@ -46,9 +46,9 @@ const descriptionOf = (definition: PackageDefinition, node: string): INodeTypeDe
 
 /** What each package holds, as a user sees it in n8n: node types and credential types. */
 const EXPECTED = [
-	[COMBINED, ['chatAppMessagingTrigger', 'timelineNavigation'], ['chatAppMessagingApi', 'chatAppWebhookBasicAuthApi', 'chatAppWebhookHeaderAuthApi', 'timelineNavigationApi']],
+	[COMBINED, ['chatAppMessagingTrigger', 'timelineNavigation', 'timelineNavigationTrigger'], ['chatAppMessagingApi', 'chatAppWebhookBasicAuthApi', 'chatAppWebhookHeaderAuthApi', 'timelineNavigationApi']],
 	[CHAT_APP_MESSAGING, ['chatAppMessaging', 'chatAppTrigger'], ['chatAppMessagingApi', 'chatAppWebhookBasicAuthApi', 'chatAppWebhookHeaderAuthApi']],
-	[TIMELINE_NAVIGATION, ['timelineNavigationService'], ['timelineNavigationApi']],
+	[TIMELINE_NAVIGATION, ['timelineNavigationService', 'timelineTrigger'], ['timelineNavigationApi']],
 ] as const;
 
 describe.each(EXPECTED)('the built package %#, loaded the way n8n loads a community package', (definition, nodes, credentials) => {
@@ -168,7 +168,7 @@ describe('each edition holds one service', () => {
 		expect(descriptionOf(CHAT_APP_MESSAGING, 'chatAppMessaging').credentials?.map((credential) => credential.name)).toEqual(['chatAppMessagingApi']);
 	});
 
-	it('the Timeline Navigation package holds no message operation, Send and Wait, trigger or messaging credential', () => {
+	it('the Timeline Navigation package holds no message operation, Send and Wait, messaging trigger or messaging credential', () => {
 		for (const part of ['nodes/shared/messaging/', 'ChatAppMessagingTrigger', 'ChatAppMessagingApi', 'ChatAppWebhook']) {
 			expect({ part, held: holds(TIMELINE_NAVIGATION, part) }).toEqual({ part, held: false });
 		}
@@ -178,9 +178,9 @@ describe('each edition holds one service', () => {
 	});
 
 	it.each([
-		[COMBINED, ['ChatAppMessagingTrigger', 'TimelineNavigation', 'shared', 'shared/actions', 'shared/fields', 'shared/messaging', 'shared/timeline']],
+		[COMBINED, ['ChatAppMessagingTrigger', 'TimelineNavigation', 'TimelineNavigationTrigger', 'shared', 'shared/actions', 'shared/fields', 'shared/messaging', 'shared/timeline']],
 		[CHAT_APP_MESSAGING, ['ChatAppMessaging', 'ChatAppMessagingTrigger', 'ChatAppTrigger', 'shared', 'shared/actions', 'shared/fields', 'shared/messaging']],
-		[TIMELINE_NAVIGATION, ['TimelineNavigationService', 'shared', 'shared/actions', 'shared/fields', 'shared/timeline']],
+		[TIMELINE_NAVIGATION, ['TimelineNavigationService', 'TimelineTrigger', 'shared', 'shared/actions', 'shared/fields', 'shared/timeline']],
 	])('%# ships these folders of nodes/ (one per node, and the shared code of its services)', (definition, folders) => {
 		const nodesDir = join(packageDir(definition), 'dist', 'nodes');
 		const folder = (path: string) => readdirSync(join(nodesDir, path), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
@@ -202,25 +202,33 @@ it('no two packages have a node of the same display name (n8n refuses to install
 		Object.keys(loaders.get(definition.name)!.nodeTypes).map((node) => descriptionOf(definition, node).displayName),
 	);
 	expect(displayNames.sort()).toEqual(
-		['Chat-App Inbox Trigger', 'Chat-App Messaging', 'Chat-App Messaging Inbox Trigger', 'Timeline Navigation', 'Timeline Navigation & Chat-App Messaging'].sort(),
+		['Chat-App Inbox Trigger', 'Chat-App Messaging', 'Chat-App Messaging Inbox Trigger', 'Timeline Navigation', 'Timeline Navigation & Chat-App Messaging', 'Timeline Navigation Trigger', 'Timeline Trigger'].sort(),
 	);
 	expect(new Set(displayNames).size).toBe(displayNames.length);
 });
 
-it('in the node panel, whatever is installed, a trigger is not named like a node that sends, and says that it starts the workflow', () => {
+it('in the node panel, whatever is installed, a trigger is not listed like a node that sends, and says that it starts the workflow', () => {
 	const nodes = PACKAGES.flatMap((definition) =>
-		Object.keys(loaders.get(definition.name)!.nodeTypes).map((node) => descriptionOf(definition, node)),
+		Object.keys(loaders.get(definition.name)!.nodeTypes).map((node) => ({ ...descriptionOf(definition, node), type: `${definition.name}.${node}` })),
 	);
-	// n8n's panel lists a trigger with more than one event without the word "Trigger" (its NodeItem.vue)
-	const shown = (node: (typeof nodes)[number]) => (node.group.includes('trigger') ? node.displayName.replace('Trigger', '').trim() : node.displayName);
-	const triggers = nodes.filter((node) => node.group.includes('trigger'));
-	const actions = nodes.filter((node) => !node.group.includes('trigger'));
-	expect(triggers.map(shown).sort()).toEqual(['Chat-App Inbox', 'Chat-App Messaging Inbox']);
-	for (const trigger of triggers) {
-		expect(actions.map((action) => action.displayName)).not.toContain(shown(trigger));
-		expect(trigger.description).toMatch(/^Starts the workflow when /);
-	}
-	// every node that sends chat-app messages says so first
+	const isTrigger = (node: (typeof nodes)[number]) => node.group.includes('trigger');
+	const actions = nodes.filter((node) => !isTrigger(node));
+	// n8n's panel (useActionsGeneration.ts) shows a trigger named like an action node of its package
+	// plus "Trigger" inside that node's entry, with the trigger's description; any other trigger with
+	// more than one event on its own, without the word "Trigger" (NodeItem.vue).
+	const mergedInto = (trigger: (typeof nodes)[number]) => actions.find((action) => action.type === trigger.type.replace('Trigger', ''));
+	const merged = nodes.filter((node) => isTrigger(node) && mergedInto(node));
+	const listed = nodes.filter((node) => isTrigger(node) && !mergedInto(node));
+	const shown = (trigger: (typeof nodes)[number]) => trigger.displayName.replace('Trigger', '').trim();
+	expect(merged.map((trigger) => [trigger.type, mergedInto(trigger)!.type])).toEqual([
+		['n8n-nodes-timeline-navigation.timelineNavigationTrigger', 'n8n-nodes-timeline-navigation.timelineNavigation'],
+	]);
+	expect(listed.map(shown).sort()).toEqual(['Chat-App Inbox', 'Chat-App Messaging Inbox', 'Timeline']);
+	const entryNames = [...actions.map((action) => action.displayName), ...listed.map(shown)];
+	expect(new Set(entryNames).size).toBe(entryNames.length);
+	for (const trigger of [...listed, ...merged]) expect(trigger.description).toMatch(/^Starts the workflow /);
+	// every node that sends chat-app messages says so first (in its own details; the combined node's
+	// entry in the panel's list carries the merged timeline trigger's description)
 	for (const action of actions.filter((node) => node.displayName.includes('Chat-App'))) expect(action.description).toMatch(/^Send Chat-App messages/);
-	expect(new Set(nodes.map(shown)).size).toBe(nodes.length);
 });
+

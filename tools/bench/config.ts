@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { ARTIFACTS_DIR } from '../n8n/runtime';
 
 /** The parts `--only` chooses from, in the order they run. */
-export const PARTS = ['sends', 'timeline', 'webhooks', 'sandbox', 'secrets', 'queue'];
+export const PARTS = ['sends', 'timeline', 'polling', 'webhooks', 'sandbox', 'secrets', 'queue'];
 
 export interface Config {
 	items: number;
@@ -18,6 +18,10 @@ export interface Config {
 	queueDeliveries: number;
 	/** Executions the items are split over in the queue-mode part. */
 	queueParallel: number;
+	/** Part "polling": events in the trigger's Look Back window, new ones before each poll, polls per round. */
+	pollEvents: number;
+	pollNew: number;
+	polls: number;
 	recipients: number;
 	only: Set<string>;
 	/** Webhook receivers to run (keys), all by default: for profiling one at a time. */
@@ -40,8 +44,11 @@ export const HELP = `npm run bench [-- options]    (each option also as an envir
                                                        remembered; 0 shows it filling from empty)
   --queue-deliveries=Q      BENCH_QUEUE_DELIVERIES     deliveries per run in the queue part (400)
   --queue-parallel=P        BENCH_QUEUE_PARALLEL       executions the items are split over there (4)
-  --only=sends,timeline,webhooks,sandbox,secrets,queue  BENCH_ONLY  parts to run (all; queue: single
-                                                       mode vs queue mode with 2 and 1 workers, ~16 min)
+  --poll-events=N           BENCH_POLL_EVENTS          events in the Timeline Navigation Trigger's window (10000)
+  --poll-new=K              BENCH_POLL_NEW             of them new before each poll (10)
+  --polls=P                 BENCH_POLLS                polls per round, each beside one Event → Monitor call (10)
+  --only=sends,timeline,polling,webhooks,sandbox,secrets,queue  BENCH_ONLY  parts to run (all; queue:
+                                                       single mode vs queue mode with 2 and 1 workers, ~16 min)
   --webhook-variants=LIST    BENCH_WEBHOOK_VARIANTS     receivers to run, of trigger, webhook (n8n's defaults),
                                                        triggerLazy, webhookLazy (lazy isolate acquisition),
                                                        triggerNoDedupe, triggerNoDedupeLazy (default: all)
@@ -75,6 +82,9 @@ export function readConfig(argv: string[]): Config {
 	for (const part of only) {
 		if (!PARTS.includes(part)) throw new Error(`--only: unknown part "${part}"`);
 	}
+	const pollEvents = int('poll-events', 'BENCH_POLL_EVENTS', 10000);
+	const pollNew = int('poll-new', 'BENCH_POLL_NEW', 10);
+	if (pollNew >= pollEvents) throw new Error(`--poll-new (${pollNew}) must be fewer than --poll-events (${pollEvents})`);
 	return {
 		items: int('items', 'BENCH_ITEMS', 2000),
 		deliveries: int('deliveries', 'BENCH_DELIVERIES', 1000),
@@ -84,6 +94,9 @@ export function readConfig(argv: string[]): Config {
 		webhookPrefill: int('webhook-prefill', 'BENCH_WEBHOOK_PREFILL', 3000, 0),
 		queueDeliveries: int('queue-deliveries', 'BENCH_QUEUE_DELIVERIES', 400),
 		queueParallel: int('queue-parallel', 'BENCH_QUEUE_PARALLEL', 4),
+		pollEvents,
+		pollNew,
+		polls: int('polls', 'BENCH_POLLS', 10),
 		recipients: 50,
 		only: new Set(only),
 		webhookVariants: new Set(

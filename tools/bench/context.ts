@@ -26,6 +26,8 @@ export interface BenchPart {
 	warmUp(): Promise<void>;
 	round(round: number): Promise<void>;
 	report(results: BenchResults): void;
+	/** Stops what the part started (a process of its own), after its report. */
+	close?(): Promise<void>;
 }
 
 /** The processes a run starts, filled in as they start so an interrupt can stop what exists. */

@@ -41,27 +41,39 @@ export interface SandboxProcess {
 	stop(): Promise<void>;
 }
 
-export async function startSandboxProcess(): Promise<SandboxProcess> {
-	const child: ChildProcess = fork(path.join(__dirname, 'sandbox-process.ts'), [], {
-		// tsx's loader by path, so it resolves whatever the working directory is.
+/**
+ * A TypeScript file of the bench in a process of its own (tsx's loader, resolved by path so that
+ * any working directory works), talking over IPC; on `execPath` when given (another Node).
+ */
+export function forkBenchScript(file: string, options: { execPath?: string; env?: NodeJS.ProcessEnv } = {}): ChildProcess {
+	return fork(path.join(__dirname, file), [], {
+		execPath: options.execPath,
+		env: options.env,
 		execArgv: ['--import', pathToFileURL(require.resolve('tsx')).href],
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
+}
+
+/** Asks a process of forkBenchScript to close ('close'); kills it if it has not exited 5 s later. */
+export async function closeBenchScript(child: ChildProcess): Promise<void> {
+	if (child.exitCode !== null || child.signalCode !== null) return;
+	const exited = new Promise<void>((r) => child.once('exit', () => r()));
+	child.send('close');
+	await Promise.race([exited, sleep(5000)]);
+	if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+export async function startSandboxProcess(): Promise<SandboxProcess> {
+	const child = forkBenchScript('sandbox-process.ts');
 	const info = await new Promise<{ url: string; timelineKey: string; messagingKey: string }>((resolve, reject) => {
 		child.once('message', (m) => resolve(m as never));
 		child.once('exit', (code) => reject(new Error(`the sandbox process exited (${code}) before listening`)));
 	});
-	const exited = new Promise<void>((r) => child.once('exit', () => r()));
 	return {
 		...info,
 		client: new SandboxClient(info.url),
 		pid: child.pid!,
-		stop: async () => {
-			if (child.exitCode !== null) return;
-			child.send('close');
-			await Promise.race([exited, sleep(5000)]);
-			if (child.exitCode === null) child.kill('SIGKILL');
-		},
+		stop: async () => await closeBenchScript(child),
 	};
 }
 

@@ -1,5 +1,6 @@
 /** The bench's result shape and its two renderings: a console table and results.md. */
 import type { MemoryCostRow } from './memoryCost';
+import type { PollingResult } from './polling';
 import type { QueueBenchResult } from './queue';
 
 export interface Row {
@@ -121,6 +122,8 @@ export interface BenchResults {
 		memoryBytesPerSavedExecution: number;
 	};
 	sandbox?: Record<string, { requestsPerSecond: number; p50Ms: number; p99Ms: number; allOk: boolean }>;
+	/** The Timeline Navigation Trigger's poll against one Event → Monitor call (polling.ts). */
+	polling?: PollingResult;
 	queue?: QueueBenchResult;
 	targets: Array<{ name: string; value: number; met: boolean }>;
 	notes: string[];
@@ -227,6 +230,42 @@ function queueTable(q: QueueBenchResult): string {
 	);
 }
 
+const ranged = (c: PollingResult['poll']) => `${n1(c.minMs)}–${n1(c.maxMs)}`;
+
+function pollingMarkdown(p: PollingResult, rounds: number): string[] {
+	const kib = (bytes: number) => `${n0(bytes)} bytes (${n1(bytes / 1024)} KiB)`;
+	return [
+		`## Polling: the Timeline Navigation Trigger over ${p.events.toLocaleString('en-US')} events, ${p.newPerPoll} new per poll`,
+		'',
+		mdTable(
+			['Call, over the same Look Back window (24 hours)', 'Time, ms (median)', 'Range', 'CPU, ms (median)', 'Checked'],
+			[
+				[`**poll** (${p.newPerPoll} new events started, the rest remembered)`, `**${n1(p.poll.ms)}**`, ranged(p.poll), n1(p.poll.cpuMs), p.allValid ? `each started exactly the ${p.newPerPoll} new` : `**${p.problems.join('; ')}**`],
+				[`floor: one Event → Monitor call (${p.events.toLocaleString('en-US')} items)`, `**${n1(p.monitor.ms)}**`, ranged(p.monitor), n1(p.monitor.cpuMs), p.allValid ? `each returned all ${p.events.toLocaleString('en-US')}` : '–'],
+			],
+			['---', '---:', '---:', '---:', '---'],
+		),
+		'',
+		`Poll ÷ Monitor call: time **${n2(p.ratios.time)}** (per round ${p.perRound.time.map(n2).join(', ')}), CPU **${n2(p.ratios.cpu)}** (per round ${p.perRound.cpu.map(n2).join(', ')}); ` +
+			`medians of ${p.pollsPerRound} pairs in each of ${rounds} rounds, each pair's order turned.`,
+		'',
+		`Static data in the bench's n8n after the activation's poll remembered the ${n0(p.staticData.n8n.events)} events of the window: **${kib(p.staticData.n8n.bytes)}**, ` +
+			`${n2(p.staticData.n8n.bytes / p.staticData.n8n.events)} bytes per event; with ${n0(p.staticData.n8nAfterNew.events)} remembered ${kib(p.staticData.n8nAfterNew.bytes)}. ` +
+			`After the last measured poll: ${kib(p.staticData.last.bytes)} (${n0(p.staticData.last.remembered)} remembered: the removed events stay until their hour leaves the window); ` +
+			`n8n saves it after every poll that starts the workflow (its JSON.stringify: ${n2(p.staticData.serialiseMs)} ms). ` +
+			`The bench's n8n, ${p.newPerPoll} new events and the workflow activated again: ${p.n8nCheck.detail}; that execution takes ${n0(p.staticData.savedExecution.total)} bytes in n8n's database, ` +
+			`${n0(p.staticData.savedExecution.staticData)} of them static data (n8n 2.41 stores none with an execution).`,
+		'',
+		`Where the poll's own time goes (its steps timed one by one on the window's answer, medians): reading the answer (JSON.parse, which the Monitor call does too) ${n1(p.breakdown.parseMs)} ms; ` +
+			`the fingerprint of each of the ${n0(p.breakdown.events)} events ${n1(p.breakdown.fingerprintMs)} ms; the comparison with the memory and its update ${n1(p.breakdown.compareMs)} ms.`,
+		'',
+		`Time and CPU are each call of the node's own method (the trigger's poll(), the action node's execute()) as n8n-core 2.41's PollContext and WorkflowExecute make it, ` +
+			`in a process of their own on Node ${p.node}: wall time, and that process's CPU time (all threads). The sandbox answers from its own process; its work is in the time, not in the CPU. ` +
+			"What n8n does around either call is not in them: for a poll that found something, the save of the static data and the execution it starts; for the Monitor call, n8n's bookkeeping of its items.",
+		'',
+	];
+}
+
 export function renderMarkdown(r: BenchResults): string {
 	const out: string[] = [];
 	out.push('# Benchmark: this package vs the ceiling, n8n\'s HTTP Request and Webhook nodes', '');
@@ -283,6 +322,7 @@ export function renderMarkdown(r: BenchResults): string {
 			'',
 		);
 	}
+	if (r.polling) out.push(...pollingMarkdown(r.polling, r.config.rounds));
 	if (r.queue) {
 		const q = r.queue.config;
 		out.push(
@@ -367,6 +407,19 @@ export function renderTable(r: BenchResults): string {
 			`  trigger/Webhook node, processed/s: defaults ${n2(w.ratios.triggerOverWebhook)}   lazy acquire ${n2(w.ratios.triggerLazyOverWebhookLazy)}` +
 				(Number.isFinite(w.ratios.triggerNoDedupeOverWebhook) ? `   without de-duplication ${n2(w.ratios.triggerNoDedupeOverWebhook)}` : ''),
 		);
+	}
+	if (r.polling) {
+		const p = r.polling;
+		lines.push('', `Polling: Timeline Navigation Trigger, ${p.events} events in the window, ${p.newPerPoll} new per poll; medians of ${p.pollsPerRound} pairs x ${r.config.rounds} rounds (n8n-core on Node ${p.node})`);
+		lines.push(`  ${pad('call', 34)} ${lpad('ms', 7)} ${lpad('range', 12)} ${lpad('CPU ms', 7)}  check`);
+		lines.push(`  ${pad('poll', 34)} ${lpad(n1(p.poll.ms), 7)} ${lpad(ranged(p.poll), 12)} ${lpad(n1(p.poll.cpuMs), 7)}  ${p.allValid ? 'ok' : 'INVALID'}`);
+		lines.push(`  ${pad('Event → Monitor call (the floor)', 34)} ${lpad(n1(p.monitor.ms), 7)} ${lpad(ranged(p.monitor), 12)} ${lpad(n1(p.monitor.cpuMs), 7)}  ${p.allValid ? 'ok' : 'INVALID'}`);
+		lines.push(
+			`  poll/Monitor: time ${n2(p.ratios.time)} (rounds ${p.perRound.time.map(n2).join('/')}), CPU ${n2(p.ratios.cpu)} (rounds ${p.perRound.cpu.map(n2).join('/')})` +
+				`; static data in n8n: ${n0(p.staticData.n8n.bytes)} bytes for ${n0(p.staticData.n8n.events)} events remembered`,
+		);
+		lines.push(`  the poll's own steps: parse ${n1(p.breakdown.parseMs)} ms, fingerprints ${n1(p.breakdown.fingerprintMs)} ms, comparison with the memory ${n1(p.breakdown.compareMs)} ms`);
+		if (!p.allValid) lines.push(`  problems: ${p.problems.join('; ')}`);
 	}
 	if (r.queue) {
 		const q = r.queue;

@@ -11,6 +11,10 @@
  *             answering at once), in an n8n with its default settings and in a second one
  *             with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true; every execution counted through
  *             the public API.
+ *   Polling   the Timeline Navigation Trigger's poll over 10,000 events, 10 of them new, vs one
+ *             Event → Monitor call over the same window, in n8n-core's PollContext and execution
+ *             engine in a process of their own; the bytes of its memory in the real n8n's static
+ *             data (polling.ts).
  *   Sandbox   the sandbox alone at the same concurrencies.
  *   Memory    peak VmRSS of n8n's main process and its task runner during each run, and the
  *             trigger's workflow static data after the run.
@@ -22,7 +26,7 @@
  * Writes .artifacts/bench/results.json and results.md.
  *
  * This is the one entry point: it reads the settings, starts the services (context.ts), and
- * runs the parts (sends.ts, sandboxAlone.ts, webhooks.ts, queue.ts) and the verdict (targets.ts).
+ * runs the parts (sends.ts, polling.ts, sandboxAlone.ts, webhooks.ts, queue.ts) and the verdict (targets.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -32,6 +36,7 @@ import { ensureRuntime } from '../n8n/runtime';
 import { readConfig } from './config';
 import { emptyResults, log, startBench, stopServices, type BenchPart, type Services } from './context';
 import { startSandboxProcess } from './measure';
+import { setUpPollingPart } from './polling';
 import { runQueueBench } from './queue';
 import { renderMarkdown, renderTable } from './report';
 import { sandboxAlonePart } from './sandboxAlone';
@@ -72,6 +77,7 @@ async function main(): Promise<void> {
 		const parts: BenchPart[] = [];
 		if (cfg.only.has('sends')) parts.push(await setUpSendPart(ctx, 'sends'));
 		if (cfg.only.has('timeline')) parts.push(await setUpSendPart(ctx, 'timeline'));
+		if (cfg.only.has('polling')) parts.push(await setUpPollingPart(ctx));
 		if (cfg.only.has('sandbox')) parts.push(sandboxAlonePart(ctx));
 		if (cfg.only.has('webhooks')) parts.push(await setUpWebhookPart(ctx));
 
@@ -86,6 +92,7 @@ async function main(): Promise<void> {
 			for (const part of parts) await part.round(round);
 		}
 		for (const part of parts) part.report(results);
+		for (const part of parts) await part.close?.();
 
 		// Queue mode: the same workloads in single mode and queue mode, side by side.
 		if (cfg.only.has('queue')) {

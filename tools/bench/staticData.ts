@@ -1,12 +1,15 @@
 /**
- * What the trigger's repeat memory costs in n8n's database (SQLite in the bench's n8n): the
+ * What the triggers' memories cost in n8n's database (SQLite in the bench's n8n): the
  * workflow's static data (`workflow_entity.staticData`, which n8n loads for every webhook call
- * and writes back when a call changed it), how many events it holds, and the bytes each saved
- * execution takes (`execution_data`: the workflow as n8n stored it with the execution, and the
- * run data), so that what the memory adds to an execution is measured rather than assumed.
+ * and writes back when a call changed it; for a poller, with each poll that starts the workflow),
+ * how many events it holds, and the bytes each saved execution takes (`execution_data`: the
+ * workflow as n8n stored it with the execution, and the run data), so that what the memory adds
+ * to an execution is measured rather than assumed.
  */
 import { queryN8nDatabase, type N8nDatabaseUser } from '../n8n/database';
-import { DIGEST_LENGTH, STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/shared/messaging/trigger/deliveryMemory';
+import { STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/shared/messaging/trigger/deliveryMemory';
+import { DIGEST_LENGTH } from '../../nodes/shared/digest';
+import { MEMORY_KEY as POLL_MEMORY_KEY } from '../../nodes/shared/timeline/trigger/memory';
 
 export interface StaticDataSize {
 	/** Bytes of the stored static data (0 when it has none). */
@@ -20,12 +23,22 @@ export async function storedStaticData(n8n: N8nDatabaseUser, workflowId: string)
 	const [row] = await queryN8nDatabase<{ staticData: string | null }>(n8n, 'SELECT "staticData" FROM workflow_entity WHERE id = $1', [workflowId]);
 	const text = row?.staticData ?? null;
 	if (text === null) return { bytes: 0, events: 0 };
-	let events = 0;
-	for (const nodeData of Object.values(JSON.parse(text) as Record<string, Record<string, unknown> | null>)) {
-		const memory = nodeData?.[STORED_MEMORY_KEY] as StoredMemory | undefined;
-		for (const gen of memory?.gens ?? []) events += gen.keys.length / DIGEST_LENGTH;
+	return { bytes: Buffer.byteLength(text), events: rememberedEvents(JSON.parse(text) as object) };
+}
+
+/**
+ * The events the triggers' memories in a workflow's static data hold: the webhook trigger's
+ * repeat memory (generations of digests) and the polling trigger's (digests by hour).
+ */
+export function rememberedEvents(staticData: object): number {
+	let digests = 0;
+	for (const nodeData of Object.values(staticData as Record<string, Record<string, unknown> | null>)) {
+		const repeatMemory = nodeData?.[STORED_MEMORY_KEY] as StoredMemory | undefined;
+		for (const gen of repeatMemory?.gens ?? []) digests += gen.keys.length;
+		const pollMemory = nodeData?.[POLL_MEMORY_KEY] as { buckets?: Record<string, string> } | undefined;
+		for (const bucket of Object.values(pollMemory?.buckets ?? {})) digests += bucket.length;
 	}
-	return { bytes: Buffer.byteLength(text), events };
+	return digests / DIGEST_LENGTH;
 }
 
 export interface SavedExecutionBytes {

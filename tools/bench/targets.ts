@@ -85,6 +85,34 @@ function webhookTargets(results: BenchResults): void {
 	}
 }
 
+/** The poll's own work (a fingerprint per event, the comparison with the memory) at most twice the fetch it stands on. */
+const POLL_OVER_FLOOR = 3;
+/** The memory keeps a 9-character digest per event, grouped by hour. */
+const STATIC_BYTES_PER_EVENT = 10;
+
+/** The Timeline Navigation Trigger's poll against its floor, and its memory's size in static data. */
+function pollingTargets(results: BenchResults): void {
+	const p = results.polling;
+	if (!p) return;
+	const events = p.events.toLocaleString('en-US');
+	results.targets.push(
+		{
+			name: `polling: time per poll (${events} events in the window, ${p.newPerPoll} new) / one Event → Monitor call over the same window <= ${POLL_OVER_FLOOR}`,
+			value: p.ratios.time,
+			met: p.allValid && p.ratios.time <= POLL_OVER_FLOOR,
+		},
+		{
+			name: `polling: static data per remembered event in n8n (${p.staticData.n8n.events.toLocaleString('en-US')} remembered), bytes <= ${STATIC_BYTES_PER_EVENT}`,
+			value: p.staticData.n8n.bytes / p.staticData.n8n.events,
+			met: p.staticData.n8n.bytes / p.staticData.n8n.events <= STATIC_BYTES_PER_EVENT,
+		},
+		{
+			name: `polling: every poll started exactly the ${p.newPerPoll} new events once, every Monitor call returned all ${events}, and in n8n the activation's poll one execution with the new events`,
+			value: p.allValid ? 1 : 0,
+			met: p.allValid,
+		},
+	);
+}
 /** The trigger's secret checks: refusal times must not tell how much of a secret was right. */
 function secretTargets(results: BenchResults): void {
 	const timing = measureSecretTiming();
@@ -146,6 +174,7 @@ function notes(results: BenchResults): void {
 /** Adds the targets and notes for the parts that ran (measuring the secret timing here). */
 export function judge(results: BenchResults, cfg: Config): void {
 	sendTargets(results);
+	pollingTargets(results);
 	webhookTargets(results);
 	if (cfg.only.has('secrets')) secretTargets(results);
 	notes(results);

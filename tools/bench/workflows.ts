@@ -203,6 +203,38 @@ export function triggerWorkflow(name: string, ignoreRepeatedDeliveries: boolean)
 	};
 }
 
+/** The Timeline Navigation Trigger's node name, where n8n keeps its memory and its items. */
+export const POLLING_TRIGGER_NAME = 'Timeline Navigation Trigger';
+
+/**
+ * The Timeline Navigation Trigger alone, on New Event at a Location over the last `lookBackHours`.
+ * Its Poll Times fire once a year: in the bench it polls only when activated.
+ */
+export function pollingTriggerWorkflow(name: string, location: string, lookBackHours: number, credential: StoredCredential): WorkflowJson {
+	return {
+		name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: POLLING_TRIGGER_NAME,
+				type: NODE_TYPES.pollingTrigger,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 0 1 1 *' }] },
+					event: 'newEvent',
+					location,
+					lookBackAmount: lookBackHours,
+					lookBackUnit: 'hours',
+				},
+				credentials: { [credential.type]: { id: credential.id, name: credential.name } },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
 /** n8n's Webhook node alone, answering at once (Respond: Immediately), no auth. */
 export function webhookNodeWorkflow(name: string, path: string): WorkflowJson {
 	return {

@@ -205,7 +205,7 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 			` sandbox:      ${sandbox.url}   (timeline key ${sandbox.timelineKey}, messaging key ${sandbox.messagingKey})`,
 			` sandbox data: ${sandboxData}`,
 			` credentials:  ${Object.values(SANDBOX_CREDENTIAL_NAMES).map((n) => `"${n}"`).join(', ')}`,
-			` node types:   ${NODE_TYPES.action}, ${NODE_TYPES.trigger}`,
+			` node types:   ${Object.values(NODE_TYPES).join(', ')}`,
 			` package:      built from this checkout and installed into the user folder (${path.join(client.userFolder, '.n8n', 'nodes')}), as`,
 			'               npm install there does: n8n loads its nodes, but Settings > Community Nodes lists only the',
 			'               packages n8n installed itself, so it is not listed there (docs/packages.md: both ways)',

@@ -1,6 +1,6 @@
 /**
  * The example workflows (examples/*.json) and the sandbox data they need to run out of the box:
- * events at the scheduled example's location within the last day, the contact whose
+ * events at the event-alerts example's location within the last day, the contact whose
  * `first_name` fills the inbound reply's `{first_name}`, and the template the refund example
  * asks the manager with when the manager's 24-hour window is closed. Used by `npm start` and the e2e suite.
  * `npm start` also seeds one timeline with an anchor and an item, so that every timeline
@@ -64,7 +64,7 @@ export const EXAMPLE_DATA = {
 			],
 		})),
 	],
-	/** Seeded relative to now, so the scheduled example's "last 24 hours" always holds them. */
+	/** Seeded relative to now, so the event-alerts example's "last 24 hours" always holds them. */
 	events: [
 		{ hoursAgo: 5, description: 'The lighthouse of Pharos is lit for the first time' },
 		{ hoursAgo: 2, description: 'A ship from Rhodes arrives in the Great Harbour' },
@@ -79,7 +79,7 @@ export const EXAMPLE_DATA = {
 } as const;
 
 export const EXAMPLE_FILES = {
-	scheduled: '01-scheduled-event-alerts.json',
+	eventAlerts: '01-new-event-alerts.json',
 	inboundReply: '02-inbound-message-reply.json',
 	deliveryTracking: '03-delivery-tracking.json',
 	statusWebhook: '04-delivery-status-webhook.json',

@@ -14,19 +14,27 @@ import { CHAT_APP_MESSAGING, COMBINED, EDITIONS, PROJECT_ROOT, TIMELINE_NAVIGATI
 
 export const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'examples');
 
-const COMBINED_ACTION = `${COMBINED.name}.timelineNavigation`;
-const COMBINED_TRIGGER = `${COMBINED.name}.chatAppMessagingTrigger`;
+const combined = (name: string) => `${COMBINED.name}.${name}`;
+const COMBINED_ACTION = combined('timelineNavigation');
 
-/** What each edition takes over from the combined package: the resources its action node offers, its node types. */
-const EDITION_NODES: Record<string, { resources: string[]; action: string; trigger?: string }> = {
+/**
+ * What each edition takes over from the combined package: the resources its action node offers,
+ * and its node type for each combined node type it has (the action node first).
+ */
+const EDITION_NODES: Record<string, { resources: string[]; types: Record<string, string> }> = {
 	[CHAT_APP_MESSAGING.name]: {
 		resources: MESSAGING_ACTIONS.resources.map((resource) => resource.value),
-		action: `${CHAT_APP_MESSAGING.name}.chatAppMessaging`,
-		trigger: `${CHAT_APP_MESSAGING.name}.chatAppTrigger`,
+		types: {
+			[COMBINED_ACTION]: `${CHAT_APP_MESSAGING.name}.chatAppMessaging`,
+			[combined('chatAppMessagingTrigger')]: `${CHAT_APP_MESSAGING.name}.chatAppTrigger`,
+		},
 	},
 	[TIMELINE_NAVIGATION.name]: {
 		resources: TIMELINE_ACTIONS.resources.map((resource) => resource.value),
-		action: `${TIMELINE_NAVIGATION.name}.timelineNavigationService`,
+		types: {
+			[COMBINED_ACTION]: `${TIMELINE_NAVIGATION.name}.timelineNavigationService`,
+			[combined('timelineNavigationTrigger')]: `${TIMELINE_NAVIGATION.name}.timelineTrigger`,
+		},
 	},
 };
 
@@ -39,11 +47,10 @@ interface WorkflowNode {
 export function editionExample(workflow: { nodes: WorkflowNode[] }, edition: PackageDefinition): object | undefined {
 	const own = EDITION_NODES[edition.name];
 	const nodes = workflow.nodes.map((node) => {
-		if (node.type === COMBINED_ACTION) {
-			return own.resources.includes(String(node.parameters?.resource)) ? { ...node, type: own.action } : undefined;
-		}
-		if (node.type === COMBINED_TRIGGER) return own.trigger ? { ...node, type: own.trigger } : undefined;
-		return node;
+		if (!node.type.startsWith(`${COMBINED.name}.`)) return node;
+		const type = own.types[node.type];
+		if (node.type === COMBINED_ACTION && !own.resources.includes(String(node.parameters?.resource))) return undefined;
+		return type ? { ...node, type } : undefined;
 	});
 	if (nodes.some((node) => node === undefined)) return undefined;
 	if (!nodes.some((node, index) => node !== workflow.nodes[index])) return undefined;

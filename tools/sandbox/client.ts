@@ -15,6 +15,7 @@ import type {
 	RequestFilter,
 	SandboxConfig,
 	SeededEvent,
+	SeededEventInput,
 	StoredMessage,
 	Template,
 	TemplateSpec,
@@ -158,8 +159,17 @@ export class SandboxClient {
 		return this.call('GET', '/travellers');
 	}
 
-	async seedEvent(event: SeededEvent): Promise<SeededEvent> {
+	async seedEvent(event: SeededEventInput): Promise<SeededEvent> {
 		return this.call('POST', '/events', event);
+	}
+
+	/** Changes a seeded event (time, description or location), as a time traveller might. */
+	async modifySeededEvent(seedId: string, changes: Partial<SeededEventInput>): Promise<SeededEvent> {
+		return this.call('PATCH', `/events/${encodeURIComponent(seedId)}`, changes);
+	}
+
+	async removeSeededEvent(seedId: string): Promise<SeededEvent> {
+		return this.call('DELETE', `/events/${encodeURIComponent(seedId)}`);
 	}
 
 	private async call<T>(method: string, path: string, data?: unknown, params?: object): Promise<T> {

@@ -50,6 +50,8 @@ export const CONTROL_ENDPOINTS: Array<{ method: string; path: string; body?: str
 	{ method: 'POST', path: '/_sandbox/business', body: '{"connected":false}', purpose: 'toggle the business account connection' },
 	{ method: 'GET', path: '/_sandbox/travellers', purpose: 'each timeline key\'s traveller: paused, current time, location, timeline' },
 	{ method: 'POST', path: '/_sandbox/events', body: '{"location":"Rome","time":"2030-01-01T10:00:00Z","description":"..."}', purpose: 'seed an event for GET /v1/monitor-events' },
+	{ method: 'PATCH', path: '/_sandbox/events/{seed_id}', body: '{"time":"2029-12-31T10:00:00Z"}', purpose: 'change a seeded event while n8n runs: time (back-date it), description or location' },
+	{ method: 'DELETE', path: '/_sandbox/events/{seed_id}', purpose: 'remove a seeded event' },
 	{ method: 'GET', path: '/_sandbox/faults', purpose: 'armed faults' },
 	{ method: 'POST', path: '/_sandbox/faults', body: '{"kind":"status","status":429,"retryAfter":2,"path":"/v1/messages","count":1}', purpose: 'inject a fault (kinds: status, delay, malformed, drop)' },
 	{ method: 'DELETE', path: '/_sandbox/faults', purpose: 'clear faults' },
@@ -128,6 +130,8 @@ export function controlRouter(d: ControlDeps): Router<'control'> {
 
 	add('POST', '/events', (ctx) => ok(d.timeline.seedEvent(ctx.body), 201));
 	add('GET', '/travellers', () => ok(d.timeline.travellers(d.timelineKeyIndex)));
+	add('PATCH', '/events/:seed_id', (ctx) => ok(d.timeline.modifySeededEvent(ctx.params.seed_id, ctx.body)));
+	add('DELETE', '/events/:seed_id', (ctx) => ok(d.timeline.removeSeededEvent(ctx.params.seed_id)));
 
 	add('GET', '/faults', () => ok(d.faults.list()));
 	add('POST', '/faults', (ctx) => ok(d.faults.add(ctx.body), 201));

@@ -125,11 +125,40 @@ export class TimelineService {
 	seedEvent(input: unknown): SeededEvent {
 		const body = objectBody(input);
 		const event: SeededEvent = {
+			seed_id: newId('seed'),
 			location: requiredString(body, 'location'),
 			time: isoString(requiredIso(body, 'time')),
 			description: optionalString(body, 'description') ?? '',
 		};
 		this.seeded.push(event);
+		return { ...event };
+	}
+
+	/** Changes a seeded event while n8n runs: another time (back-dated or later), description or location. */
+	modifySeededEvent(seedId: string, input: unknown): SeededEvent {
+		const event = this.seededEvent(seedId);
+		const body = objectBody(input);
+		const time = optionalIso(body, 'time');
+		const description = optionalString(body, 'description');
+		const location = optionalString(body, 'location');
+		if (time === undefined && description === undefined && location === undefined) {
+			throw invalid('time', "Nothing to modify: give at least one of 'time', 'description' or 'location'.");
+		}
+		if (time !== undefined) event.time = isoString(time);
+		if (description !== undefined) event.description = description;
+		if (location !== undefined) event.location = location;
+		return { ...event };
+	}
+
+	removeSeededEvent(seedId: string): SeededEvent {
+		const event = this.seededEvent(seedId);
+		this.seeded = this.seeded.filter((seeded) => seeded !== event);
+		return { ...event };
+	}
+
+	private seededEvent(seedId: string): SeededEvent {
+		const event = this.seeded.find((seeded) => seeded.seed_id === seedId);
+		if (!event) throw notFound('seed_id', `No seeded event with seed_id '${seedId}' exists.`);
 		return event;
 	}
 

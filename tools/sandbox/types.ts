@@ -167,10 +167,15 @@ export interface WebhookConfig {
 	headers: Record<string, string>;
 }
 
-export interface SeededEvent {
+export interface SeededEventInput {
 	location: string;
 	time: string;
 	description: string;
+}
+
+/** An event the sandbox lists at a location for every key; `seed_id` is for changing it later. */
+export interface SeededEvent extends SeededEventInput {
+	seed_id: string;
 }
 
 /** A message as the sandbox stores it (GET /_sandbox/messages/{id}). */

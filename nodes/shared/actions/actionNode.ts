@@ -1,7 +1,8 @@
 // The package's action nodes, from one definition: a node is its catalog entry (names, icon,
 // description) and the actions of the services it offers. Each node class is this class with
-// its entry and services, so a node of one service loads only that service's modules. Its `execute` is the router: the chosen operation, once per input item (or once per
-// run), with the run's parameters and credentials read once (../execution.ts).
+// its entry and services, so a node of one service loads only that service's modules. Its
+// `execute` is the router: the chosen operation, once per input item (or once per run), with the
+// run's parameters and credentials read once (../execution.ts).
 import {
 	NodeConnectionTypes,
 	type IDataObject,

@@ -6,13 +6,13 @@
 import { ObservableObject, type IDataObject, type IObservableObject } from 'n8n-workflow';
 import {
 	deliveryMemory,
-	DIGEST_LENGTH,
 	GENERATION_SIZE,
 	MAX_STORED,
 	STORED_MEMORY_KEY,
 	type StoredMemory,
 } from '../../../nodes/shared/messaging/trigger/deliveryMemory';
 import { previousInbound } from '../../../nodes/shared/messaging/trigger/senderMemory';
+import { DIGEST_LENGTH } from '../../../nodes/shared/digest';
 
 const HOUR_MS = 60 * 60 * 1000;
 /**

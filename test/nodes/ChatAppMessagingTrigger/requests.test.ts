@@ -11,15 +11,15 @@ import {
 	type IWorkflowBase,
 } from 'n8n-workflow';
 import { getPackage, hostTrigger, TRIGGER_NODE_TYPE, type HostedTrigger, type HostTriggerOptions } from '../../support/harness';
-import { buildAdditionalDataForTests } from '../../support/harness/additionalData';
+import { buildAdditionalDataForTests } from '../../../tools/shared/additionalData';
 import { createCredentialsHelper } from '../../support/harness/run';
 import {
 	deliveryMemory,
-	DIGEST_LENGTH,
 	MAX_STORED,
 	STORED_MEMORY_KEY,
 	type StoredMemory,
 } from '../../../nodes/shared/messaging/trigger/deliveryMemory';
+import { DIGEST_LENGTH } from '../../../nodes/shared/digest';
 import { inbound, status } from '../../support/trigger-payloads';
 
 const HOUR_MS = 60 * 60 * 1000;

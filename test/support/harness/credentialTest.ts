@@ -14,7 +14,7 @@ import {
 	type IWorkflowBase,
 } from 'n8n-workflow';
 import { createCredentialsHelper, getPackage } from './run';
-import { buildAdditionalDataForTests } from './additionalData';
+import { buildAdditionalDataForTests } from '../../../tools/shared/additionalData';
 
 export interface CredentialTestResult {
 	status: 'OK' | 'Error';

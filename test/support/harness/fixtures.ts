@@ -6,7 +6,7 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
-import type { HarnessNodeTypes } from './sourcePackage';
+import type { HarnessNodeTypes } from '../../../tools/shared/nodeTypes';
 import { ParameterProbe } from './ParameterProbe.node';
 import { SandboxProbe } from './SandboxProbe.node';
 

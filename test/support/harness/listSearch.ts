@@ -2,8 +2,8 @@
 // does: through n8n-core's LoadOptionsContext, with the node's credentials and parameters.
 import { LoadOptionsContext } from 'n8n-core';
 import { NodeHelpers, Workflow, type INode, type INodeListSearchResult, type INodeParameters } from 'n8n-workflow';
-import { buildAdditionalDataForTests } from './additionalData';
-import type { StoredCredential } from './credentials';
+import { buildAdditionalDataForTests } from '../../../tools/shared/additionalData';
+import type { StoredCredential } from '../../../tools/shared/credentials';
 import { createCredentialsHelper, getPackage } from './run';
 
 export interface ListSearchCall {

@@ -22,11 +22,11 @@ import {
 	type IRun,
 	type IWorkflowBase,
 } from 'n8n-workflow';
-import { HarnessCredentialsHelper, type StoredCredential } from './credentials';
+import { HarnessCredentialsHelper, type StoredCredential } from '../../../tools/shared/credentials';
 import { EDITIONS } from '../../../tools/packages/packages';
 import { loadSourcePackage, type LoadedPackage } from './sourcePackage';
 import { registerFixtureNodes, INPUT_NODE_TYPE } from './fixtures';
-import { buildAdditionalDataForTests } from './additionalData';
+import { buildAdditionalDataForTests } from '../../../tools/shared/additionalData';
 
 export interface WorkflowJson {
 	name?: string;

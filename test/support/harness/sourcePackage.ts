@@ -5,13 +5,8 @@
 // test/package/package.test.ts loads the built dist/ through n8n's own loader instead.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, parse, relative, resolve } from 'node:path';
-import {
-	NodeHelpers,
-	type ICredentialType,
-	type INodeType,
-	type INodeTypes,
-	type IVersionedNodeType,
-} from 'n8n-workflow';
+import { NodeHelpers, type ICredentialType, type INodeType, type IVersionedNodeType } from 'n8n-workflow';
+import { HarnessNodeTypes } from '../../../tools/shared/nodeTypes';
 
 export const PROJECT_ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -29,28 +24,6 @@ export interface LoadedPackage {
 	packageName: string;
 	nodeTypes: HarnessNodeTypes;
 	credentialTypes: Map<string, ICredentialType>;
-}
-
-export class HarnessNodeTypes implements INodeTypes {
-	private readonly types = new Map<string, INodeType | IVersionedNodeType>();
-
-	register(fullName: string, type: INodeType | IVersionedNodeType): void {
-		this.types.set(fullName, type);
-	}
-
-	getByName(nodeType: string): INodeType | IVersionedNodeType {
-		const type = this.types.get(nodeType);
-		if (!type) throw new Error(`Unknown node type "${nodeType}" (known: ${[...this.types.keys()].join(', ')})`);
-		return type;
-	}
-
-	getByNameAndVersion(nodeType: string, version?: number): INodeType {
-		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
-	}
-
-	getKnownTypes() {
-		return {};
-	}
 }
 
 /**

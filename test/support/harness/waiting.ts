@@ -33,8 +33,8 @@ import {
 	type IWorkflowBase,
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { buildAdditionalDataForTests } from './additionalData';
-import type { StoredCredential } from './credentials';
+import { buildAdditionalDataForTests } from '../../../tools/shared/additionalData';
+import type { StoredCredential } from '../../../tools/shared/credentials';
 import { createCredentialsHelper, getPackage, type WorkflowJson } from './run';
 
 export type ExecutionStatus = 'running' | 'waiting' | 'success' | 'error';

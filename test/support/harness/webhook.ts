@@ -35,8 +35,8 @@ import {
 	type IWebhookResponseData,
 	type IWorkflowBase,
 } from 'n8n-workflow';
-import { buildAdditionalDataForTests } from './additionalData';
-import type { StoredCredential } from './credentials';
+import { buildAdditionalDataForTests } from '../../../tools/shared/additionalData';
+import type { StoredCredential } from '../../../tools/shared/credentials';
 import { createCredentialsHelper, getPackage } from './run';
 
 export const TRIGGER_NODE_TYPE = 'n8n-nodes-timeline-navigation.chatAppMessagingTrigger';

@@ -12,8 +12,9 @@
 // process therefore counts in the stored memory how many of its events the copy holds, and
 // writes back the ones a copy lacks.
 // Both are bounded by count and age, and the work per delivery does not grow as they fill.
-import { createHash, randomUUID } from 'crypto';
+import { randomUUID } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
+import { digestOf, DIGEST_LENGTH } from '../../digest';
 
 /** At least the last MAX_REMEMBERED events (of the past REMEMBER_FOR_MS) are remembered. */
 export const MAX_REMEMBERED = 5000;
@@ -62,17 +63,6 @@ export interface StoredMemory {
 export interface DeliveryMemory {
 	/** True the first time `key` is seen within the bounds (and records it); false for a repeat. */
 	firstDelivery(key: string, now?: number): boolean;
-}
-
-/**
- * 54 bits of SHA-256 in 9 base64url characters: fixed-size entries whatever the message id, and
- * a chance of about 1 in 3·10^12 per delivery that a new event is taken for one of the at most
- * 5,499 stored ones.
- */
-export const DIGEST_LENGTH = 9;
-
-export function deliveryDigest(key: string): string {
-	return createHash('sha256').update(key, 'utf8').digest('base64url').slice(0, DIGEST_LENGTH);
 }
 
 function isGeneration(value: unknown): value is StoredGeneration {
@@ -215,7 +205,7 @@ export function deliveryMemory(
 ): DeliveryMemory {
 	return {
 		firstDelivery(key: string, now = Date.now()): boolean {
-			const digest = deliveryDigest(key);
+			const digest = digestOf(key);
 			const local = owner ? processMemoryOf(owner.workflowId, owner.nodeName) : undefined;
 			const loaded = readStoredMemory(staticData);
 			const first = !(local && processHas(local, digest, now)) && !storedHas(loaded, digest, now);

@@ -1,4 +1,5 @@
-// The server-side context n8n gives a workflow execution, reduced to what nodes use.
+// The server-side context n8n gives a workflow execution, reduced to what nodes use (the test
+// harness's and the bench's in-process runs).
 import { ExecutionLifecycleHooks } from 'n8n-core';
 import type { IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 import type { HarnessCredentialsHelper } from './credentials';

@@ -1,7 +1,8 @@
 // A credentials helper that does what n8n's server does for this package: keeps decrypted
 // credentials in memory (no database) and applies each credential type's generic
 // `authenticate` block (headers, query string, body, basic auth), resolving its
-// `={{$credentials.x}}` expressions against the credential data.
+// `={{$credentials.x}}` expressions against the credential data. Shared by the in-process test
+// harness (test/support/harness) and the bench's in-process poller (tools/bench/poll-process.ts).
 import {
 	ICredentialsHelper,
 	type ICredentialDataDecryptedObject,
