@@ -18,6 +18,12 @@ const ACTION_NODE = 'Timeline Navigation & Chat-App Messaging';
 const TRIGGER_ENTRY = 'Chat-App Messaging Inbox';
 const TRIGGER_DESCRIPTION = 'Starts the workflow when a customer writes to your Chat-App number, or a message you sent is delivered or read';
 const ACTION_DESCRIPTION_START = 'Send Chat-App messages';
+/**
+ * n8n's panel lists the Timeline Navigation Trigger inside the combined node's entry (its type is
+ * the node's plus "Trigger", n8n's rule for an app and its trigger) and gives that entry the
+ * trigger's description (n8n's useActionsGeneration.ts).
+ */
+const ACTION_ENTRY_DESCRIPTION = 'Starts the workflow once for each new event at a location or new anomaly in a timeline';
 /** The node panel's entry for n8n's Send and Wait nodes: "Human review" in 2.x, "Human in the loop" in 1.x. */
 const HUMAN_REVIEW = ON_N8N_1 ? 'Human in the loop' : 'Human review';
 
@@ -104,7 +110,7 @@ describe('the editor in headless Chromium', () => {
 			// Start with a manual trigger; the action node is then offered as a next step.
 			await newWorkflowWithManualTrigger(page);
 			expect(await searchCreator(page, 'timeline', ACTION_NODE)).toContain(ACTION_NODE);
-			if (!ON_N8N_1) expect(await creatorEntryText(ACTION_NODE)).toContain(ACTION_DESCRIPTION_START);
+			if (!ON_N8N_1) expect(await creatorEntryText(ACTION_NODE)).toContain(ACTION_ENTRY_DESCRIPTION);
 			await shot('editor-search-timeline.png');
 			expect(await searchCreator(page, 'chat', ACTION_NODE)).toContain(ACTION_NODE);
 			const actionIcons = await page
@@ -115,7 +121,7 @@ describe('the editor in headless Chromium', () => {
 		});
 	});
 
-	test('"What happens next?", typing "chat-app": the node that sends and the trigger are told apart by name and description, and one click on the sender shows its send actions', async () => {
+	test('"What happens next?", typing "chat-app": the node that sends and the Inbox trigger are told apart by name and description, and one click on the sender shows its send actions', async () => {
 		await step(`editor-failure-what-next-chat-app-${env.versions.n8n}.png`, async () => {
 			await newWorkflowWithManualTrigger(page);
 			const listed = await searchCreator(page, 'chat-app', ACTION_NODE);
@@ -123,13 +129,14 @@ describe('the editor in headless Chromium', () => {
 			expect(listed).toEqual(expect.arrayContaining([ACTION_NODE, TRIGGER_ENTRY]));
 			expect(listed).not.toContain('Chat-App Messaging');
 			if (!ON_N8N_1) {
-				expect(await creatorEntryText(ACTION_NODE)).toContain(ACTION_DESCRIPTION_START);
 				expect(await creatorEntryText(TRIGGER_ENTRY)).toContain(TRIGGER_DESCRIPTION);
+				expect(await creatorEntryText(ACTION_NODE)).toContain(ACTION_ENTRY_DESCRIPTION);
 			}
 			await shot(`editor-what-next-chat-app-${env.versions.n8n}.png`);
 			// one click: the sender's actions, the sends among them
 			await creatorItem(page, ACTION_NODE).click();
 			const creator = page.locator('[data-test-id=node-creator]');
+			await creator.getByText('Actions (24)', { exact: true }).waitFor();
 			for (const action of ['Send a text message', 'Send a template message', 'Send message and wait for response']) {
 				await creator.getByText(action, { exact: true }).first().waitFor();
 			}
