@@ -17,7 +17,6 @@ const ACTION_NODE = 'Timeline Navigation & Chat-App Messaging';
 /** n8n lists a trigger with several events without the word "Trigger" (Chat-App Messaging Inbox Trigger). */
 const TRIGGER_ENTRY = 'Chat-App Messaging Inbox';
 const TRIGGER_DESCRIPTION = 'Starts the workflow when a customer writes to your Chat-App number, or a message you sent is delivered or read';
-const ACTION_DESCRIPTION_START = 'Send Chat-App messages';
 /**
  * n8n's panel lists the Timeline Navigation Trigger inside the combined node's entry (its type is
  * the node's plus "Trigger", n8n's rule for an app and its trigger) and gives that entry the
