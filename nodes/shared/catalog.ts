@@ -117,18 +117,18 @@ const TIMELINE_TRIGGER_DESCRIPTION =
 	'Starts the workflow once for each new event at a location or new anomaly in a timeline of the Timeline Navigation service, by polling it';
 
 export const TIMELINE_TRIGGERS = {
-	timelineNavigationTrigger: {
-		name: 'timelineNavigationTrigger',
-		displayName: 'Timeline Navigation Trigger',
+	timelineNavigationEventsTrigger: {
+		name: 'timelineNavigationEventsTrigger',
+		displayName: 'Timeline Navigation Events Trigger',
 		description: TIMELINE_TRIGGER_DESCRIPTION,
-		icon: 'timelineNavigationTrigger',
+		icon: 'timelineNavigationEventsTrigger',
 		codex: TIMELINE_TRIGGER_CODEX,
 	},
-	timelineTrigger: {
-		name: 'timelineTrigger',
-		displayName: 'Timeline Trigger',
+	timelineEventsTrigger: {
+		name: 'timelineEventsTrigger',
+		displayName: 'Timeline Events Trigger',
 		description: TIMELINE_TRIGGER_DESCRIPTION,
-		icon: 'timelineTrigger',
+		icon: 'timelineEventsTrigger',
 		codex: TIMELINE_TRIGGER_CODEX,
 	},
 } satisfies Record<string, NodeEntry>;

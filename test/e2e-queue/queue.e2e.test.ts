@@ -98,7 +98,7 @@ describe('every example runs on a worker', () => {
 
 	test('event alerts: published, the trigger polls on the main process alone, once a minute, and a new event runs on a worker once', async () => {
 		const wf = readExample(EXAMPLE_FILES.eventAlerts);
-		const trigger = wf.nodes.find((node) => node.type.endsWith('.timelineNavigationTrigger'))!;
+		const trigger = wf.nodes.find((node) => node.type.endsWith('.timelineNavigationEventsTrigger'))!;
 		trigger.parameters = { ...trigger.parameters, pollTimes: { item: [{ mode: 'everyMinute' }] } };
 		const id = await cluster.main.importWorkflow(wireCredentials({ ...wf, name: `${wf.name} (every minute)` }, creds));
 		const polls = async () => await sandbox.requests({ path: '/v1/monitor-events' });

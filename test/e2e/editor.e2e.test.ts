@@ -17,12 +17,8 @@ const ACTION_NODE = 'Timeline Navigation & Chat-App Messaging';
 /** n8n lists a trigger with several events without the word "Trigger" (Chat-App Messaging Inbox Trigger). */
 const TRIGGER_ENTRY = 'Chat-App Messaging Inbox';
 const TRIGGER_DESCRIPTION = 'Starts the workflow when a customer writes to your Chat-App number, or a message you sent is delivered or read';
-/**
- * n8n's panel lists the Timeline Navigation Trigger inside the combined node's entry (its type is
- * the node's plus "Trigger", n8n's rule for an app and its trigger) and gives that entry the
- * trigger's description (n8n's useActionsGeneration.ts).
- */
-const ACTION_ENTRY_DESCRIPTION = 'Starts the workflow once for each new event at a location or new anomaly in a timeline';
+/** The combined node's own description: no trigger is merged into its entry (package.test.ts). */
+const ACTION_ENTRY_DESCRIPTION = 'Send Chat-App messages (text, templates, media, location), ask a person and wait for the answer';
 /** The node panel's entry for n8n's Send and Wait nodes: "Human review" in 2.x, "Human in the loop" in 1.x. */
 const HUMAN_REVIEW = ON_N8N_1 ? 'Human in the loop' : 'Human review';
 
