@@ -3,7 +3,7 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/e2e-queue/'],
+	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/e2e-queue/', '/test/compat/'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
 	},

@@ -3,7 +3,6 @@
 // payload, the user's filters and whether the same event came before (../shared/messaging/trigger/).
 // The Chat-App Messaging package ships it under its own names (../ChatAppTrigger/).
 import {
-	NodeConnectionTypes,
 	NodeOperationError,
 	type ICredentialsDecrypted,
 	type ICredentialTestFunctions,
@@ -15,6 +14,7 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
+import { belowTheFloor } from '../shared/errors';
 import { checkBasicAuthCredential, checkCaller, checkHeaderAuthCredential } from '../shared/messaging/trigger/authentication';
 import { deliveryMemory } from '../shared/messaging/trigger/deliveryMemory';
 import { TRIGGER_DESCRIPTION, triggerProperties, triggerSubtitle } from '../shared/messaging/trigger/description';
@@ -29,6 +29,7 @@ import {
 	STATUS_EVENT,
 	windowOpenUntil,
 } from '../shared/messaging/trigger/events';
+import { MAIN_CONNECTION, ON_SUPPORTED_N8N, withFloorNotice } from '../shared/n8nVersion';
 
 /** Answers the call itself (n8n answers only with the webhook's fixed 200 otherwise). */
 function reply(
@@ -75,7 +76,7 @@ export class ChatAppMessagingTrigger implements INodeType {
 		activationMessage:
 			'The workflow now starts when the Chat-App Messaging service posts an inbound message or a delivery status to the Production URL. While testing you pasted the Test URL in the messaging dashboard: replace it there with the Production URL.',
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: [MAIN_CONNECTION],
 		credentials: [
 			{
 				name: 'chatAppWebhookBasicAuthApi',
@@ -100,7 +101,7 @@ export class ChatAppMessagingTrigger implements INodeType {
 				path: 'chat-app',
 			},
 		],
-		properties: triggerProperties,
+		properties: withFloorNotice(triggerProperties),
 	};
 
 	methods = {
@@ -131,6 +132,7 @@ export class ChatAppMessagingTrigger implements INodeType {
 				return false;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
+				if (!ON_SUPPORTED_N8N) throw belowTheFloor(this, 'The workflow does not start from it.');
 				const url = this.getNodeWebhookUrl('default');
 				if (!url) {
 					throw new NodeOperationError(this.getNode(), 'n8n did not provide a webhook URL for this trigger');
@@ -150,6 +152,7 @@ export class ChatAppMessagingTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		if (!ON_SUPPORTED_N8N) throw belowTheFloor(this, 'Nothing was started.');
 		// Authentication first: an unauthenticated caller learns nothing about the payload rules.
 		const caller = await checkCaller.call(this);
 		if (!caller.ok) {

@@ -7,10 +7,11 @@
 //   use), or could not be reached: "<Resource> → <Operation> failed: <what happened>", with the
 //   HTTP status and the service's own words kept, so a refusal can be recognised by type and
 //   explained in plain words later (`ServiceError.explained`);
-// - `unsupportedOperation`, `needsNewerN8n`: what the node cannot do here;
+// - `unsupportedOperation`, `needsNewerN8n`, `belowTheFloor`: what the node cannot do here;
 // - `asNodeError`: anything else thrown, as an error n8n shows with the node's name.
 // The words that depend on HTTP (hints per status, network failures) live in transport.ts.
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
+import { N8N_FLOOR } from './n8nVersion';
 
 /** Anything that knows its node: the execute, load-options, poll and webhook contexts. */
 interface NodeContext {
@@ -157,6 +158,13 @@ export function needsNewerN8n(operation: OperationPlace, version: string, why: s
 	return new NodeOperationError(operation.execution.n8n.getNode(), `${operation.label} needs n8n ${version} or newer`, {
 		itemIndex: operation.index,
 		description: `${why} Update n8n. Nothing was sent.`,
+	});
+}
+
+/** The node on an n8n older than the package's floor (n8nVersion.ts), where it loads but does not run; `consequence`: what did not happen. */
+export function belowTheFloor(context: NodeContext, consequence: string): NodeOperationError {
+	return new NodeOperationError(context.getNode(), `This node needs n8n ${N8N_FLOOR} or newer`, {
+		description: `This n8n is older than ${N8N_FLOOR} and lacks what the node is built on. Update n8n. ${consequence}`,
 	});
 }
 

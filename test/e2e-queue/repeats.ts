@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { settledExecutions, type N8nDatabaseUser } from '../../tools/n8n/database';
-import type { N8nClient } from '../../tools/n8n/instance';
+import type { N8nClient } from '../../tools/n8n/client';
 import { deliverAtLeastOnce, inboundEvent, pool, publish, triggerOnlyWorkflow, unexpectedAnswers, type Answer } from './support';
 
 export interface RepeatTarget {

@@ -8,7 +8,7 @@
  */
 import { agentWorkflow, AGENT_NODE, fastForwardTool, fromAI, scriptedModel, type AgentToolSpec } from './agentWorkflow';
 import type { ModelServer, ScriptedReply } from '../support/model-server';
-import type { StoredCredential } from '../../tools/n8n/instance';
+import type { StoredCredential } from '../../tools/n8n/client';
 import { env, n8n, sandbox } from './support';
 
 let model: ModelServer;

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 
 import { SCRIPTED_MODEL, startModelServer, type ModelServer } from '../support/model-server';
-import { NODE_TYPES, type N8nClient, type StoredCredential, type WorkflowJson } from '../../tools/n8n/instance';
+import type { N8nClient, StoredCredential, WorkflowJson } from '../../tools/n8n/client';
+import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 
 /** The action node as n8n offers it to an AI Agent (`usableAsTool` adds the `Tool` type). */
 export const TOOL_NODE_TYPE = `${NODE_TYPES.action}Tool`;
@@ -39,6 +40,10 @@ export function agentWorkflow(options: {
 	openAiCredential: StoredCredential;
 	/** The AI Agent's node version: 3.1 in n8n 2.41; n8n 1.123 bundles versions up to 3. */
 	agentVersion?: number;
+	/** The OpenAI Chat Model's node version (default 1.3; before 1.2 it takes the model by name, before 1.3 it has no Responses API). */
+	modelVersion?: number;
+	/** The tool's node type (default the combined package's action node as a tool). */
+	toolType?: string;
 	/** A human-review node between the tool and the agent: the tool runs only once a person approves. */
 	review?: AgentToolSpec;
 	/** Start with a Webhook on this path (a waiting execution needs a saved, published workflow) instead of Manual Trigger. */
@@ -55,6 +60,7 @@ export function agentWorkflow(options: {
 	});
 	const ref = (c: StoredCredential) => ({ [c.type]: { id: c.id, name: c.name } });
 	const { review, webhookPath } = options;
+	const modelVersion = options.modelVersion ?? 1.3;
 	const start = webhookPath
 		? node('Start', 'n8n-nodes-base.webhook', 2.1, [0, 0], { parameters: { httpMethod: 'POST', path: webhookPath, options: {} }, webhookId: randomUUID() })
 		: node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0], { parameters: {} });
@@ -66,12 +72,16 @@ export function agentWorkflow(options: {
 			node(AGENT_NODE, AGENT_NODE_TYPE, options.agentVersion ?? 3.1, [240, 0], {
 				parameters: { promptType: 'define', text: options.prompt, options: {} },
 			}),
-			node('Chat Model', CHAT_MODEL_NODE_TYPE, 1.3, [160, 240], {
+			node('Chat Model', CHAT_MODEL_NODE_TYPE, modelVersion, [160, 240], {
 				// Chat Completions (POST /v1/chat/completions), which OpenAI-compatible servers share.
-				parameters: { model: { __rl: true, mode: 'id', value: SCRIPTED_MODEL }, responsesApiEnabled: false, options: {} },
+				parameters: {
+					model: modelVersion >= 1.2 ? { __rl: true, mode: 'id', value: SCRIPTED_MODEL } : SCRIPTED_MODEL,
+					...(modelVersion >= 1.3 && { responsesApiEnabled: false }),
+					options: {},
+				},
 				credentials: ref(options.openAiCredential),
 			}),
-			node(tool.name, TOOL_NODE_TYPE, 1, [400, 240], {
+			node(tool.name, options.toolType ?? TOOL_NODE_TYPE, 1, [400, 240], {
 				parameters: tool.parameters,
 				credentials: ref(tool.credential),
 			}),

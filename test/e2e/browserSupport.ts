@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 import { CHROMIUM_ARGS, ensureChromium } from '../../tools/n8n/browser';
-import type { N8nConnectionInfo } from '../../tools/n8n/instance';
+import type { N8nConnectionInfo } from '../../tools/n8n/client';
 import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';
 import { n8n } from './support';
 

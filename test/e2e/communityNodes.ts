@@ -12,12 +12,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { EXAMPLE_FILES, readExample } from '../../tools/n8n/examples';
-import { NODE_TYPES, PACKAGE_NAME, freePort, startN8n, type N8nClient, type N8nInstance, type WorkflowJson } from '../../tools/n8n/instance';
-import type { LocalRegistry } from '../../tools/n8n/registry';
+import type { N8nClient, WorkflowJson } from '../../tools/n8n/client';
+import { NODE_TYPES, PACKAGE_NAME } from '../../tools/n8n/communityPackage';
+import { startN8n, type N8nInstance } from '../../tools/n8n/instance';
+import { freePort } from '../../tools/n8n/processes';
+import { startRegistry, type LocalRegistry } from '../../tools/n8n/registry';
 import { ARTIFACTS_DIR, type Log, type N8nRuntime } from '../../tools/n8n/runtime';
+import { e2eRuntime, log } from './environment';
+import { packAndPublish, type ShippedPackage } from './shippedPackages';
 import { sandbox } from './support';
 
 const CUSTOM_REGISTRY_FEATURE = 'feat:communityNodes:customRegistry';
@@ -65,6 +71,96 @@ export async function startN8nWithRegistry(o: {
 			...o.env,
 		},
 	});
+}
+
+/** What an e2e file that installs through Settings → Community Nodes works with (see registrySetup). */
+export interface RegistrySetup {
+	readonly runtime: N8nRuntime;
+	/** A temporary folder of the file's own, removed after it. */
+	readonly scratch: string;
+	/** `<scratch>/user` with `keepUserFolder` (one user folder across every start), else undefined. */
+	readonly userFolder: string | undefined;
+	readonly registry: LocalRegistry;
+	/** The tarball of each package published before the first start, by package name. */
+	readonly tarballs: Map<string, string>;
+	/** n8n's log for this file (.artifacts/e2e/n8n-<logName>-<runtime>.log), emptied before the file. */
+	readonly logFile: string;
+	/** The n8n started last (throws when none runs). */
+	readonly n8n: N8nInstance;
+	/** Starts n8n on the registry with the set-up's `env` and this `env` on top, the registry feature switched on. */
+	start(env?: Record<string, string | undefined>): Promise<N8nInstance>;
+	/** Stops the n8n started last, if it runs. */
+	stop(): Promise<void>;
+}
+
+/**
+ * The set-up of every e2e file that installs through Settings → Community Nodes: registers the
+ * file's beforeAll (a scratch folder, a local registry, `publish` packed from the build and
+ * published to it, n8n started on it) and afterAll (n8n, the registry and the folder gone).
+ */
+export function registrySetup(o: {
+	/** Names the scratch folder and n8n's log. */
+	logName: string;
+	/** The packages published before n8n starts (default none). */
+	publish?: readonly ShippedPackage[];
+	/** One user folder for every start of n8n, as a user's would be (default: a fresh one each start). */
+	keepUserFolder?: boolean;
+	/** Settings for every start. */
+	env?: Record<string, string | undefined>;
+	/** Whether the first start switches the registry feature on (default true). */
+	registryFeature?: boolean;
+}): RegistrySetup {
+	const runtime = e2eRuntime();
+	const logFile = registryN8nLogFile(o.logName, runtime);
+	let scratch = '';
+	let registry: LocalRegistry | undefined;
+	let tarballs = new Map<string, string>();
+	let n8n: N8nInstance | undefined;
+	const userFolder = () => (o.keepUserFolder && scratch ? path.join(scratch, 'user') : undefined);
+	const launch = async (env: Record<string, string | undefined>, registryFeature: boolean) => {
+		n8n = await startN8nWithRegistry({ runtime, registry: setup.registry, logName: o.logName, log, userFolder: userFolder(), env: { ...o.env, ...env } });
+		if (registryFeature) await setCustomRegistryFeature(n8n, true);
+		return n8n;
+	};
+	const setup: RegistrySetup = {
+		runtime,
+		logFile,
+		get scratch() {
+			return scratch;
+		},
+		get userFolder() {
+			return userFolder();
+		},
+		get registry() {
+			if (!registry) throw new Error('the local registry is not running (it starts in beforeAll)');
+			return registry;
+		},
+		get tarballs() {
+			return tarballs;
+		},
+		get n8n() {
+			if (!n8n) throw new Error(`no n8n of ${o.logName} is running`);
+			return n8n;
+		},
+		start: (env = {}) => launch(env, true),
+		stop: async () => {
+			await n8n?.stop();
+			n8n = undefined;
+		},
+	};
+	beforeAll(async () => {
+		scratch = fs.mkdtempSync(path.join(os.tmpdir(), `n8n-e2e-${o.logName}-`));
+		registry = await startRegistry({ log });
+		tarballs = packAndPublish(o.publish ?? [], scratch, registry);
+		fs.rmSync(logFile, { force: true });
+		await launch({}, o.registryFeature ?? true);
+	});
+	afterAll(async () => {
+		await setup.stop();
+		await registry?.stop();
+		if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+	});
+	return setup;
 }
 
 /** Switches the custom-registry licence feature through n8n's test-mode endpoint. */

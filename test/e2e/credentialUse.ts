@@ -18,7 +18,8 @@
 import { randomUUID } from 'node:crypto';
 
 import { EXAMPLE_FILES, readExample } from '../../tools/n8n/examples';
-import { CREDENTIAL_TYPES, NODE_TYPES, type N8nClient, type StoredCredential, type WorkflowJson } from '../../tools/n8n/instance';
+import type { N8nClient, StoredCredential, WorkflowJson } from '../../tools/n8n/client';
+import { CREDENTIAL_TYPES, NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { SANDBOX_WEBHOOK_AUTH } from '../../tools/n8n/sandboxCredentials';
 import type { RecordedRequest } from '../../tools/sandbox/types';
 import { status as statusDelivery } from '../support/trigger-payloads';

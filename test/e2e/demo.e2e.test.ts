@@ -15,7 +15,8 @@ import { promisify } from 'node:util';
 
 import { STATE_FILE } from '../../tools/n8n/demoExamples';
 import { EXAMPLE_DATA, EXAMPLE_FILES, readExample } from '../../tools/n8n/examples';
-import { DEFAULT_OWNER, freePort, portIsFree } from '../../tools/n8n/instance';
+import { freePort, portIsFree } from '../../tools/n8n/processes';
+import { DEFAULT_OWNER } from '../../tools/n8n/owner';
 import { SANDBOX_WEBHOOK_AUTH } from '../../tools/n8n/sandboxCredentials';
 import { SandboxClient } from '../../tools/sandbox/client';
 import { waitFor } from '../../tools/shared/wait';

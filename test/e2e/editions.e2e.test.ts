@@ -15,13 +15,10 @@
  * message, and it records each request.
  */
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { EXAMPLE_DATA, EXAMPLE_FILES, inboundReplyText, readExample, seedExampleData } from '../../tools/n8n/examples';
-import { wireCredentials, type N8nInstance, type StoredCredential } from '../../tools/n8n/instance';
-import { startRegistry, type LocalRegistry } from '../../tools/n8n/registry';
+import { wireCredentials, type StoredCredential } from '../../tools/n8n/client';
 import { sandboxCredentials, webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
 import { waitFor } from '../../tools/shared/wait';
 import { sendAndWaitWorkflow } from '../support/sendAndWaitWorkflow';
@@ -30,41 +27,32 @@ import { creatorItem, newWorkflowWithManualTrigger, openBrowser, searchCreator, 
 import {
 	installThroughSettings,
 	publishWorkflow,
+	registrySetup,
 	servedNodeTypes,
-	setCustomRegistryFeature,
-	startN8nWithRegistry,
 	type InstalledPackage,
 } from './communityNodes';
 import { actionUse, tryUses, working } from './credentialUse';
-import { e2eRuntime, log } from './environment';
-import { EDITIONS, MESSAGING_EDITION, TIMELINE_EDITION, nodeTypesOf, packAndPublish } from './shippedPackages';
+import { EDITIONS, MESSAGING_EDITION, TIMELINE_EDITION, nodeTypesOf } from './shippedPackages';
 import { env, onceRegistered, sandbox } from './support';
 
 jest.setTimeout(300_000);
 
-const runtime = e2eRuntime();
+const setup = registrySetup({ logName: 'editions', publish: EDITIONS });
+const { runtime } = setup;
 const CUSTOMER = EXAMPLE_DATA.customerPhone;
 /** The node panel's entry for n8n's Send and Wait nodes: "Human review" in 2.x, "Human in the loop" in 1.x. */
 const HUMAN_REVIEW = runtime.n8nVersion.startsWith('1.') ? 'Human in the loop' : 'Human review';
 
-let scratch: string;
-let registry: LocalRegistry;
-let n8n: N8nInstance;
 let saved: StoredCredential[] | undefined;
 
 /** The sandbox credentials, saved once the packages that define their types are installed. */
 async function savedCredentials(): Promise<StoredCredential[]> {
-	saved ??= await n8n.importCredentials(sandboxCredentials(env.sandbox));
+	saved ??= await setup.n8n.importCredentials(sandboxCredentials(env.sandbox));
 	return saved;
 }
 const credential = async (type: string) => (await savedCredentials()).find((c) => c.type === type)!;
 
 beforeAll(async () => {
-	scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-editions-'));
-	registry = await startRegistry({ log });
-	packAndPublish(EDITIONS, scratch, registry);
-	n8n = await startN8nWithRegistry({ runtime, registry, logName: 'editions', log });
-	await setCustomRegistryFeature(n8n, true);
 	await sandbox.reset();
 	await sandbox.setWebhook(null);
 	await seedExampleData(sandbox);
@@ -72,24 +60,21 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await sandbox.setWebhook(null);
-	await n8n?.stop();
-	await registry?.stop();
-	if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
 /** The workflow's executions as the editor lists them (waiting ones included), newest first. */
 async function executionsOf(workflowId: string): Promise<Array<{ id: string; status: string }>> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	return (await n8n.rest('GET', `/executions?filter=${filter}`)).body.results;
+	return (await setup.n8n.rest('GET', `/executions?filter=${filter}`)).body.results;
 }
 
 describe(`the single-service packages from a registry, through Settings → Community Nodes (n8n ${runtime.n8nVersion})`, () => {
 	test.each(EDITIONS.map((edition) => [edition.name, edition]))('%s installs and its nodes load, without a restart', async (name, edition) => {
-		const res = await installThroughSettings(n8n, name);
+		const res = await installThroughSettings(setup.n8n, name);
 		expect({ status: res.status, message: res.body?.message }).toEqual({ status: 200, message: undefined });
 		const installed: InstalledPackage = res.body;
 		expect(installed.installedNodes.map((node) => node.type).sort()).toEqual(nodeTypesOf([edition]).sort());
-		expect(await servedNodeTypes(n8n, nodeTypesOf([edition]), nodeTypesOf(EDITIONS))).toEqual(
+		expect(await servedNodeTypes(setup.n8n, nodeTypesOf([edition]), nodeTypesOf(EDITIONS))).toEqual(
 			nodeTypesOf(EDITIONS.slice(0, EDITIONS.indexOf(edition) + 1)).sort(),
 		);
 	});
@@ -98,8 +83,8 @@ describe(`the single-service packages from a registry, through Settings → Comm
 		const browser = await openBrowser();
 		const { page } = browser;
 		try {
-			await signIn(page, n8n);
-			await newWorkflowWithManualTrigger(page, n8n);
+			await signIn(page, setup.n8n);
+			await newWorkflowWithManualTrigger(page, setup.n8n);
 			for (const term of ['send and wait', 'approval', 'human', 'chat', 'sms']) {
 				expect({ term, found: await searchCreator(page, term, 'Chat-App Messaging') }).toEqual({ term, found: expect.arrayContaining(['Chat-App Messaging']) });
 			}
@@ -115,7 +100,7 @@ describe(`the single-service packages from a registry, through Settings → Comm
 			}
 			await browser.shot(`editions-chat-app-actions-${runtime.id}.png`);
 			await page.keyboard.press('Escape');
-			await newWorkflowWithManualTrigger(page, n8n);
+			await newWorkflowWithManualTrigger(page, setup.n8n);
 			await page.locator('[data-test-id=node-creator-search-bar]').fill('');
 			const creator = page.locator('[data-test-id=node-creator]');
 			await creator.getByText(HUMAN_REVIEW, { exact: true }).click();
@@ -133,7 +118,7 @@ describe(`the single-service packages from a registry, through Settings → Comm
 	test(`${TIMELINE_EDITION.name}: a webhook sets an anchor, and ${MESSAGING_EDITION.name}: a webhook sends a template, each with its saved credential`, async () => {
 		const uses = [];
 		for (const edition of EDITIONS) uses.push(actionUse(edition.nodes.action, await credential(edition.credentials[0])));
-		expect(await tryUses(n8n, uses, 'Editions')).toEqual(working(uses));
+		expect(await tryUses(setup.n8n, uses, 'Editions')).toEqual(working(uses));
 	});
 
 	test(`${MESSAGING_EDITION.name}: Send and Wait for Response asks over chat, Chromium approves, and the workflow goes on`, async () => {
@@ -147,9 +132,9 @@ describe(`the single-service packages from a registry, through Settings → Comm
 			ask: { message: 'Ship order #1042 today?', approvalOptions: { values: { approvalType: 'single', approveLabel: 'Ship it' } } },
 			actionType: MESSAGING_EDITION.nodes.action,
 		});
-		const id = await publishWorkflow(n8n, workflow);
+		const id = await publishWorkflow(setup.n8n, workflow);
 		const started = await onceRegistered(() =>
-			fetch(`${n8n.webhookBaseUrl}/${webhookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+			fetch(`${setup.n8n.webhookBaseUrl}/${webhookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
 		);
 		expect(started.status).toBe(200);
 
@@ -188,8 +173,8 @@ describe(`the single-service packages from a registry, through Settings → Comm
 		const example = wireCredentials(readExample(file), await savedCredentials());
 		const trigger = example.nodes.find((node) => node.type === MESSAGING_EDITION.nodes.trigger);
 		expect(trigger).toBeDefined();
-		await publishWorkflow(n8n, example);
-		const url = `${n8n.webhookBaseUrl}/${trigger!.webhookId}/chat-app`;
+		await publishWorkflow(setup.n8n, example);
+		const url = `${setup.n8n.webhookBaseUrl}/${trigger!.webhookId}/chat-app`;
 		const headers = webhookHeadersFor(example, MESSAGING_EDITION.nodes.trigger);
 		expect(Object.keys(headers)).toHaveLength(1);
 		// the sandbox delivers once: wait until n8n has registered the URL (a status event is
@@ -213,7 +198,7 @@ describe(`the single-service packages from a registry, through Settings → Comm
 		});
 		expect(reply.responseStatus).toBe(200);
 		expect(reply.responseStatus).toBe(200);
-		const timeZone = (await n8n.rest('GET', '/settings')).body.timezone;
+		const timeZone = (await setup.n8n.rest('GET', '/settings')).body.timezone;
 		const stored = (await sandbox.messages({ phone: CUSTOMER })).filter((m) => m.direction === 'outbound').at(-1);
 		expect(stored?.text).toBe(inboundReplyText('Ada', inbound.timestamp, timeZone));
 	});

@@ -9,7 +9,8 @@
  * (NodeCredentials.vue), so after switching to the other service's resource the field waits
  * for one pick; see docs/compatibility.md, "In the editor".
  */
-import { CREDENTIAL_TYPES, NODE_TYPES, type StoredCredential } from '../../tools/n8n/instance';
+import type { StoredCredential } from '../../tools/n8n/client';
+import { CREDENTIAL_TYPES, NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { creatorItem, newWorkflowWithManualTrigger, openBrowser, searchCreator, signIn, type Editor } from './browserSupport';
 import { waitFor } from '../../tools/shared/wait';
 import { escapeRegExp } from '../support/regexp';

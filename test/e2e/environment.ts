@@ -9,15 +9,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import {
-	connectN8n,
-	freePort,
-	startN8n,
-	type N8nClient,
-	type N8nConnectionInfo,
-	type N8nInstance,
-	type StoredCredential,
-} from '../../tools/n8n/instance';
+import { connectN8n, type N8nClient, type N8nConnectionInfo, type StoredCredential } from '../../tools/n8n/client';
+import { startN8n, type N8nInstance } from '../../tools/n8n/instance';
+import { freePort } from '../../tools/n8n/processes';
 import { ARTIFACTS_DIR, N8N_2, ensureRuntime, runtimeById, type N8nRuntime } from '../../tools/n8n/runtime';
 import { SANDBOX_WEBHOOK_AUTH, byRole, sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 

@@ -6,7 +6,8 @@
  * event-alerts example over real polls in polling.e2e.test.ts.
  */
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData, SESSION_REQUESTS } from '../../tools/n8n/examples';
-import { NODE_TYPES, wireCredentials, type WorkflowJson } from '../../tools/n8n/instance';
+import { wireCredentials, type WorkflowJson } from '../../tools/n8n/client';
+import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { cliNodeOutput, creds, n8n, sandbox } from './support';
 
 beforeAll(async () => {

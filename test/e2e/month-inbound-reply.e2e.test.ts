@@ -7,7 +7,7 @@
  * people read it, no braces, no raw timestamps), and every delivery answered 200.
  */
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, inboundReplyText, readExample, seedExampleData } from '../../tools/n8n/examples';
-import { NODE_TYPES } from '../../tools/n8n/instance';
+import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
 import { webhookUrlsOf } from '../../tools/n8n/webhooks';
 import type { InboundWebhookPayload } from '../../tools/sandbox/client';

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EXAMPLE_DATA, EXAMPLE_FILES, readExample, seedExampleData } from '../../tools/n8n/examples';
-import { wireCredentials, type WorkflowJson } from '../../tools/n8n/instance';
+import { wireCredentials, type WorkflowJson } from '../../tools/n8n/client';
 import type { StoredMessage } from '../../tools/sandbox/client';
 import { postAnswer } from '../support/sendAndWaitWorkflow';
 import { creds, executionsWithWaiting, n8n, nodeOutput, postToWebhook, sandbox, waitForExecutionsWhere } from './support';

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 
-import { portIsFree } from '../../tools/n8n/instance';
+import { portIsFree } from '../../tools/n8n/processes';
 import { PROJECT_ROOT } from '../../tools/n8n/runtime';
 import { waitFor } from '../../tools/shared/wait';
 

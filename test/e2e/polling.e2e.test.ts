@@ -20,7 +20,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { EXAMPLE_DATA, EXAMPLE_FILES, readExample, seedExampleData } from '../../tools/n8n/examples';
-import { freePort, startN8n, wireCredentials, type N8nInstance, type StoredCredential, type WorkflowJson } from '../../tools/n8n/instance';
+import { wireCredentials, type StoredCredential, type WorkflowJson } from '../../tools/n8n/client';
+import { startN8n, type N8nInstance } from '../../tools/n8n/instance';
+import { freePort } from '../../tools/n8n/processes';
 import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';
 import { sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 import { api } from '../../tools/sandbox/testkit';

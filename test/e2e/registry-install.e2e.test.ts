@@ -10,12 +10,9 @@
  * they recorded (savedWorkflows.ts). How that n8n is set up: communityNodes.ts.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { e2eRuntime, log } from './environment';
-import { NODE_TYPES, PACKAGE_NAME, packPackage, type N8nInstance } from '../../tools/n8n/instance';
-import { startRegistry, type LocalRegistry } from '../../tools/n8n/registry';
+import { NODE_TYPES, PACKAGE_NAME } from '../../tools/n8n/communityPackage';
 import { PROJECT_ROOT } from '../../tools/n8n/runtime';
 import { repack, withVersion } from '../../tools/n8n/tarball';
 import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
@@ -24,41 +21,30 @@ import {
 	anchorThroughWebhook,
 	anchorWorkflow,
 	installedManifest,
+	registrySetup,
 	saveAndActivate,
 	servedNodeTypes,
 	setCustomRegistryFeature,
-	startN8nWithRegistry,
 	type InstalledPackage,
 } from './communityNodes';
+import { COMBINED } from './shippedPackages';
 import { env } from './support';
 import { activateFixture, newestFixtures, UPDATE_FIXTURES, type ActiveFixture, type RealRun } from './savedWorkflows';
 
 jest.setTimeout(300_000);
 
-const runtime = e2eRuntime();
+const setup = registrySetup({ logName: 'registry-install', publish: [COMBINED], registryFeature: false });
+const { runtime } = setup;
 /** The version the project builds, and the next patch release the update test publishes. */
 const VERSION: string = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).version;
 const NEXT_VERSION = VERSION.replace(/^(\d+)\.(\d+)\.(\d+).*$/, (_, major, minor, patch) => `${major}.${minor}.${Number(patch) + 1}`);
 
-let scratch: string;
-let registry: LocalRegistry;
-let n8n: N8nInstance;
+/** The tarballs of the built version (published before n8n starts) and of the next patch release. */
 let tarballs: { first: string; second: string };
 
-beforeAll(async () => {
-	scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-registry-install-'));
-	const first = packPackage(scratch);
-	const second = repack(first, path.join(scratch, `${PACKAGE_NAME}-${NEXT_VERSION}.tgz`), withVersion(NEXT_VERSION));
-	tarballs = { first, second };
-	registry = await startRegistry({ log });
-	registry.publish(tarballs.first);
-	n8n = await startN8nWithRegistry({ runtime, registry, logName: 'registry-install', log });
-});
-
-afterAll(async () => {
-	await n8n?.stop();
-	await registry?.stop();
-	if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+beforeAll(() => {
+	const first = setup.tarballs.get(PACKAGE_NAME)!;
+	tarballs = { first, second: repack(first, path.join(setup.scratch, `${PACKAGE_NAME}-${NEXT_VERSION}.tgz`), withVersion(NEXT_VERSION)) };
 });
 
 /**
@@ -72,7 +58,7 @@ const LISTING_TIMEOUT_MS = 150_000;
 
 /** What Settings → Community Nodes lists. */
 async function listed(): Promise<InstalledPackage[]> {
-	return (await n8n.rest('GET', '/community-packages')).body;
+	return (await setup.n8n.rest('GET', '/community-packages')).body;
 }
 
 describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nVersion})`, () => {
@@ -81,36 +67,36 @@ describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nV
 	const beforeUpdate = new Map<string, RealRun>();
 
 	test('without the registry licence feature n8n refuses to install from a registry other than npm', async () => {
-		expect(await registry.versions(PACKAGE_NAME)).toEqual([VERSION]);
+		expect(await setup.registry.versions(PACKAGE_NAME)).toEqual([VERSION]);
 		expect(await listed()).toEqual([]);
-		const res = await n8n.rest('POST', '/community-packages', { name: PACKAGE_NAME, verify: false }, { allowError: true });
+		const res = await setup.n8n.rest('POST', '/community-packages', { name: PACKAGE_NAME, verify: false }, { allowError: true });
 		expect(res.status).toBeGreaterThanOrEqual(400);
 		expect(JSON.stringify(res.body)).toMatch(/licen[cs]e|customRegistry/i);
-		expect(installedManifest(n8n)).toBeUndefined();
+		expect(installedManifest(setup.n8n)).toBeUndefined();
 	});
 
 	test(`Install: n8n fetches ${VERSION} from the registry, records it and loads both nodes`, async () => {
-		await setCustomRegistryFeature(n8n, true);
-		expect(await servedNodeTypes(n8n, [])).toEqual([]);
+		await setCustomRegistryFeature(setup.n8n, true);
+		expect(await servedNodeTypes(setup.n8n, [])).toEqual([]);
 
-		const res = await n8n.rest('POST', '/community-packages', { name: PACKAGE_NAME, verify: false });
+		const res = await setup.n8n.rest('POST', '/community-packages', { name: PACKAGE_NAME, verify: false });
 		const installed: InstalledPackage = res.body;
 		expect(installed.packageName).toBe(PACKAGE_NAME);
 		expect(installed.installedVersion).toBe(VERSION);
 		expect(installed.installedNodes.map((n) => n.type).sort()).toEqual(Object.values(NODE_TYPES).sort());
-		expect(installedManifest(n8n)?.version).toBe(VERSION);
-		expect(await servedNodeTypes(n8n, Object.values(NODE_TYPES))).toEqual(Object.values(NODE_TYPES).sort());
+		expect(installedManifest(setup.n8n)?.version).toBe(VERSION);
+		expect(await servedNodeTypes(setup.n8n, Object.values(NODE_TYPES))).toEqual(Object.values(NODE_TYPES).sort());
 		// npm really asked the local registry for it
-		expect(registry.logs()).toMatch(new RegExp(`GET /${PACKAGE_NAME}\\b`));
+		expect(setup.registry.logs()).toMatch(new RegExp(`GET /${PACKAGE_NAME}\\b`));
 	});
 
 	test('a workflow with the installed node runs against the sandbox, without a restart', async () => {
-		const [credential] = await n8n.importCredentials(
+		const [credential] = await setup.n8n.importCredentials(
 			sandboxCredentials(env.sandbox).filter((c) => c.name === SANDBOX_CREDENTIAL_NAMES.timeline),
 		);
-		webhookPath = await saveAndActivate(n8n, anchorWorkflow(`Registry install: anchor from a webhook (${runtime.id})`, credential));
+		webhookPath = await saveAndActivate(setup.n8n, anchorWorkflow(`Registry install: anchor from a webhook (${runtime.id})`, credential));
 
-		const run = await anchorThroughWebhook(n8n, webhookPath, true);
+		const run = await anchorThroughWebhook(setup.n8n, webhookPath, true);
 		expect(run.status).toBe(200);
 		expect(JSON.parse(run.body).anchor_id).toMatch(/^anc_/);
 		expect(run.received).toHaveLength(1);
@@ -118,9 +104,9 @@ describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nV
 	});
 
 	test(`saved workflows (${UPDATE_FIXTURES.join(', ')}) send the requests their fixtures recorded`, async () => {
-		const credentials = await n8n.importCredentials(sandboxCredentials(env.sandbox));
+		const credentials = await setup.n8n.importCredentials(sandboxCredentials(env.sandbox));
 		savedWorkflows = [];
-		for (const file of newestFixtures(UPDATE_FIXTURES)) savedWorkflows.push(await activateFixture(n8n, file, credentials));
+		for (const file of newestFixtures(UPDATE_FIXTURES)) savedWorkflows.push(await activateFixture(setup.n8n, file, credentials));
 
 		for (const saved of savedWorkflows) {
 			const run = await saved.run(1);
@@ -130,15 +116,15 @@ describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nV
 	});
 
 	test(`Update: ${NEXT_VERSION} published to the registry installs over ${VERSION} and the node keeps running`, async () => {
-		registry.publish(tarballs.second);
-		expect((await registry.versions(PACKAGE_NAME)).sort()).toEqual([VERSION, NEXT_VERSION].sort());
+		setup.registry.publish(tarballs.second);
+		expect((await setup.registry.versions(PACKAGE_NAME)).sort()).toEqual([VERSION, NEXT_VERSION].sort());
 
-		const res = await n8n.rest('PATCH', '/community-packages', { name: PACKAGE_NAME });
+		const res = await setup.n8n.rest('PATCH', '/community-packages', { name: PACKAGE_NAME });
 		expect(res.body).toEqual(expect.objectContaining({ packageName: PACKAGE_NAME, installedVersion: NEXT_VERSION }));
-		expect(installedManifest(n8n)?.version).toBe(NEXT_VERSION);
-		expect(await servedNodeTypes(n8n, Object.values(NODE_TYPES))).toEqual(Object.values(NODE_TYPES).sort());
+		expect(installedManifest(setup.n8n)?.version).toBe(NEXT_VERSION);
+		expect(await servedNodeTypes(setup.n8n, Object.values(NODE_TYPES))).toEqual(Object.values(NODE_TYPES).sort());
 
-		const run = await anchorThroughWebhook(n8n, webhookPath);
+		const run = await anchorThroughWebhook(setup.n8n, webhookPath);
 		expect(run.status).toBe(200);
 		expect(run.received).toHaveLength(1);
 	});
@@ -157,13 +143,13 @@ describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nV
 		const shotName = `community-nodes-${runtime.id}.png`;
 		let shot: string | undefined;
 		try {
-			await signIn(browser.page, n8n);
+			await signIn(browser.page, setup.n8n);
 			// what the page itself asks n8n for, and what it shows
 			const listing = browser.page.waitForResponse(
 				(r) => new URL(r.url()).pathname === '/rest/community-packages' && r.request().method() === 'GET',
 				{ timeout: LISTING_TIMEOUT_MS },
 			);
-			await browser.page.goto(`${n8n.url}/settings/community-nodes`);
+			await browser.page.goto(`${setup.n8n.url}/settings/community-nodes`);
 			const { data: packages } = (await (await listing).json()) as { data: InstalledPackage[] };
 			expect(packages).toHaveLength(1);
 			expect(packages[0]).toEqual(expect.objectContaining({ packageName: PACKAGE_NAME, installedVersion: NEXT_VERSION }));
@@ -183,12 +169,12 @@ describe(`Settings → Community Nodes with a local registry (n8n ${runtime.n8nV
 	});
 
 	test('Uninstall: the package, its files and its nodes are gone, and the workflow no longer reaches the service', async () => {
-		await n8n.rest('DELETE', `/community-packages?name=${encodeURIComponent(PACKAGE_NAME)}`);
+		await setup.n8n.rest('DELETE', `/community-packages?name=${encodeURIComponent(PACKAGE_NAME)}`);
 		expect(await listed()).toEqual([]);
-		expect(installedManifest(n8n)).toBeUndefined();
-		expect(await servedNodeTypes(n8n, [])).toEqual([]);
+		expect(installedManifest(setup.n8n)).toBeUndefined();
+		expect(await servedNodeTypes(setup.n8n, [])).toEqual([]);
 
-		const run = await anchorThroughWebhook(n8n, webhookPath);
+		const run = await anchorThroughWebhook(setup.n8n, webhookPath);
 		expect(run.status).not.toBe(200);
 		expect(run.received).toHaveLength(0);
 	});

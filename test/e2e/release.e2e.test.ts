@@ -2,9 +2,12 @@
  * The release path, end to end, on a clean clone of the committed code: `npm run release -- patch
  * --ci` bumps the version, writes the CHANGELOG.md entry from the commits since the last tag,
  * commits and tags, and publishes nothing (publishing with provenance is publish.yml's job, from
- * the tag). The three packages of the build the release made are then packed and published to the
- * local registry (as publish.yml does to npm), installed through Settings → Community Nodes into
- * one n8n, and each action node run against the sandbox.
+ * the tag). Then what publish.yml does on the tag, its own commands read from the workflow file:
+ * a checkout of the tag, its tag check, its install (`npm ci`, into a node_modules of its own),
+ * the build `npm test` starts with, and each folder of dist-packages/ published (to the local
+ * registry instead of npm, without provenance, which needs GitHub's OIDC token). The three
+ * packages are installed through Settings → Community Nodes into one n8n, and each action node
+ * run against the sandbox.
  *
  * The clone gets a tag for the version it holds (v<version> at HEAD, the previous release) and
  * two commits after it, so the entry it must write is known. It shares the project's
@@ -22,7 +25,7 @@ import { ARTIFACTS_DIR, PROJECT_ROOT } from '../../tools/n8n/runtime';
 import { sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 import * as community from './communityNodes';
 import { API_CREDENTIALS, actionUse, tryUses, working } from './credentialUse';
-import { SHIPPED, nodeTypesOf, packAndPublish } from './shippedPackages';
+import { SHIPPED, nodeTypesOf } from './shippedPackages';
 import { env } from './support';
 
 jest.setTimeout(300_000);
@@ -70,12 +73,8 @@ function prepareClone(): void {
 	tagsBefore = git(['tag', '--list']).split('\n');
 }
 
-/**
- * The environment of npm commands in the clone: without jest's and an outer npm's variables, and
- * with npm's registry set to a closed local port, so that a release that tried to reach a
- * registry (to publish, or to check an account) would fail.
- */
-function cloneEnv(): NodeJS.ProcessEnv {
+/** The environment of npm commands here: without jest's and an outer npm's variables. */
+function installEnv(): NodeJS.ProcessEnv {
 	const childEnv: NodeJS.ProcessEnv = {};
 	for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) childEnv[k] = v;
 	// jest's NODE_ENV=test makes n8n's eslint plugin (in the release's lint) check its own test fixtures' names
@@ -83,11 +82,36 @@ function cloneEnv(): NodeJS.ProcessEnv {
 	// E2E_N8N narrows jest.e2e.config.js to one n8n version, and knip (in the lint) would then
 	// take the other version's setup files for unused ones
 	delete childEnv.E2E_N8N;
-	return Object.assign(childEnv, {
+	return childEnv;
+}
+
+/**
+ * The environment of the release in the clone: npm's registry set to a closed local port, so
+ * that a release that tried to reach a registry (to publish, or to check an account) would fail.
+ */
+function cloneEnv(): NodeJS.ProcessEnv {
+	return Object.assign(installEnv(), {
 		npm_config_registry: 'http://127.0.0.1:9/', // the discard port: nothing listens there
 		npm_config_update_notifier: 'false',
 		GIT_TERMINAL_PROMPT: '0',
 	});
+}
+
+/** The `run:` script of publish.yml's step called `name`, as GitHub runs it. */
+function publishStep(name: string): string {
+	const lines = fs.readFileSync(path.join(PROJECT_ROOT, '.github', 'workflows', 'publish.yml'), 'utf8').split('\n');
+	const at = lines.findIndex((line) => line.trim() === `- name: ${name}`);
+	if (at === -1) throw new Error(`publish.yml has no step "${name}": update this test`);
+	const runAt = lines.findIndex((line, i) => i > at && /^\s+run:/.test(line));
+	const run = lines[runAt].replace(/^\s+run:\s*/, '');
+	if (run !== '|') return run;
+	const indent = lines[runAt + 1].match(/^\s*/)![0];
+	const block = [];
+	for (const line of lines.slice(runAt + 1)) {
+		if (line.trim() !== '' && !line.startsWith(indent)) break;
+		block.push(line.slice(indent.length));
+	}
+	return block.join('\n').trim();
 }
 
 /** `npm run release -- patch --ci` in the clone (`--verbose`: the output shows every command it runs). */
@@ -165,12 +189,35 @@ describe(`npm run release on a clean clone, then install through Community Nodes
 		expect(changelog.match(/^# Changelog$/gm)).toHaveLength(1);
 	});
 
-	test(`the three packages of the released build, published to the registry, install through Community Nodes as ${NEXT}`, async () => {
-		// as publish.yml does on the release's tag: build, then pack what the build assembled
-		const build = spawnSync('npm', ['run', 'build'], { cwd: clone, env: cloneEnv(), encoding: 'utf8' });
-		expect({ build: build.status, output: build.status ? `${build.stdout}${build.stderr}`.slice(-2000) : '' }).toEqual({ build: 0, output: '' });
-		const tarballs = packAndPublish(SHIPPED, scratch, registry, clone);
-		expect([...tarballs.values()].map((tarball) => path.basename(tarball))).toEqual(SHIPPED.map((pkg) => `${pkg.name}-${NEXT}.tgz`));
+	test(`publish.yml on the tag v${NEXT}: its tag check, its install (npm ci) and the build pass, and the three packages it publishes install through Community Nodes`, async () => {
+		const checkout = path.join(scratch, 'checkout');
+		git(['clone', '--quiet', '--no-hardlinks', '--branch', `v${NEXT}`, clone, checkout], scratch);
+		const step = (name: string, run = publishStep(name)) => {
+			const res = spawnSync('bash', ['-eo', 'pipefail', '-c', run], { cwd: checkout, env: { ...installEnv(), GITHUB_REF_NAME: `v${NEXT}` }, encoding: 'utf8' });
+			log(`[release] publish.yml step "${name}": exit ${res.status}`);
+			return { step: name, status: res.status, output: res.status ? `${res.stdout}${res.stderr}`.slice(-3000) : '' };
+		};
+		const pass = (name: string) => ({ step: name, status: 0, output: '' });
+		const tagCheck = 'The tag names the version in package.json, and CHANGELOG.md has its entry';
+		expect(step(tagCheck)).toEqual(pass(tagCheck));
+		expect(publishStep('Install')).toMatch(/^npm ci\b/);
+		expect(step('Install')).toEqual(pass('Install'));
+		expect(fs.lstatSync(path.join(checkout, 'node_modules')).isSymbolicLink()).toBe(false);
+		// `npm test` (publish.yml's next step) starts with the build; its lint and jest run in `npm test` here
+		const { scripts } = JSON.parse(fs.readFileSync(path.join(checkout, 'package.json'), 'utf8'));
+		const build = scripts.test.split(' && ')[0];
+		expect(build).toBe('npm run build');
+		expect(step(build, build)).toEqual(pass(build));
+
+		// its publish loop: each folder of dist-packages/, at the tag's version
+		expect(publishStep('Publish the three packages with provenance')).toContain('npm publish --provenance --access public "$folder"');
+		const folders = fs.readdirSync(path.join(checkout, 'dist-packages')).sort();
+		expect(folders).toEqual(SHIPPED.map((pkg) => pkg.name).sort());
+		for (const folder of folders) {
+			const manifest = JSON.parse(fs.readFileSync(path.join(checkout, 'dist-packages', folder, 'package.json'), 'utf8'));
+			expect({ folder, version: manifest.version }).toEqual({ folder, version: NEXT });
+			registry.publish(path.join(checkout, 'dist-packages', folder));
+		}
 		for (const pkg of SHIPPED) expect({ name: pkg.name, versions: await registry.versions(pkg.name) }).toEqual({ name: pkg.name, versions: [NEXT] });
 
 		await community.setCustomRegistryFeature(n8n, true);

@@ -16,7 +16,8 @@ import * as path from 'node:path';
 
 import { digestOf } from '../../nodes/shared/digest';
 import { queryN8nDatabase, settledExecutions } from '../../tools/n8n/database';
-import { freePort, startN8n, type N8nInstance } from '../../tools/n8n/instance';
+import { startN8n, type N8nInstance } from '../../tools/n8n/instance';
+import { freePort } from '../../tools/n8n/processes';
 import { ARTIFACTS_DIR, N8N_2 } from '../../tools/n8n/runtime';
 import { waitFor } from '../../tools/shared/wait';
 import { inboundEvent, pool, post, publish, storedDigests, triggerOnlyWorkflow } from '../e2e-queue/support';

@@ -11,7 +11,9 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { NODE_TYPES, wireCredentials, type N8nInstance, type StoredCredential, type WorkflowJson } from '../../tools/n8n/instance';
+import { wireCredentials, type StoredCredential, type WorkflowJson } from '../../tools/n8n/client';
+import { NODE_TYPES } from '../../tools/n8n/communityPackage';
+import type { N8nInstance } from '../../tools/n8n/instance';
 import { waitFor } from '../../tools/shared/wait';
 import {
 	comparable,

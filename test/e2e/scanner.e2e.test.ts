@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { packPackage } from '../../tools/n8n/instance';
+import { packPackage } from '../../tools/n8n/communityPackage';
 import { PACKAGES } from '../../tools/packages/packages';
 import { PROJECT_ROOT } from '../../tools/n8n/runtime';
 import { repack } from '../../tools/n8n/tarball';

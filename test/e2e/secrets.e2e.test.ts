@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { EXAMPLE_FILES, readExample, seedExampleData } from '../../tools/n8n/examples';
-import { wireCredentials } from '../../tools/n8n/instance';
+import { wireCredentials } from '../../tools/n8n/client';
 import { creds, env, n8n, sandbox } from './support';
 
 const wrongTimelineKey = `wrong-timeline-key-${randomBytes(8).toString('hex')}`;

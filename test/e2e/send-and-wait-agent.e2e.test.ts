@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelServer } from '../support/model-server';
 import { agentWorkflow, fastForwardTool, HUMAN_REVIEW_NODE_TYPE, scriptedModel } from './agentWorkflow';
-import type { StoredCredential } from '../../tools/n8n/instance';
+import type { StoredCredential } from '../../tools/n8n/client';
 import { postAnswer } from '../support/sendAndWaitWorkflow';
 import { env, executionsWithWaiting, n8n, postToWebhook, sandbox, waitForExecutionsWhere } from './support';
 

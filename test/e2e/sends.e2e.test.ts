@@ -4,7 +4,8 @@
  * an item with a wrong field fails naming that input field and the item.
  */
 import { randomUUID } from 'node:crypto';
-import { NODE_TYPES, type WorkflowJson } from '../../tools/n8n/instance';
+import type { WorkflowJson } from '../../tools/n8n/client';
+import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { workflowNode } from '../support/workflowNode';
 import { env, n8n, onceRegistered, sandbox, waitForExecutions } from './support';
 

@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { NODE_TYPES, type StoredCredential, type WorkflowJson } from '../../tools/n8n/instance';
+import type { StoredCredential, WorkflowJson } from '../../tools/n8n/client';
+import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 import type { FaultSpec } from '../../tools/sandbox/types';
 import { cliNodeOutput, env, n8n, sandbox } from './support';
 

@@ -6,7 +6,7 @@
  * The node and credential types below are written out by hand, not read from the packages'
  * definitions: they are what the tests assert n8n loads.
  */
-import { CREDENTIAL_TYPES, packPackage } from '../../tools/n8n/instance';
+import { CREDENTIAL_TYPES, packPackage } from '../../tools/n8n/communityPackage';
 import type { LocalRegistry } from '../../tools/n8n/registry';
 import { CHAT_APP_MESSAGING, COMBINED as COMBINED_DEFINITION, TIMELINE_NAVIGATION, type PackageDefinition } from '../../tools/packages/packages';
 

@@ -4,7 +4,7 @@
  * button, POST /rest/credentials/test) passes with the sandbox keys and fails with a wrong one;
  * the messaging key's verdict follows the HTTP status (401/403 fail, 404 passes) whatever the body.
  */
-import { CREDENTIAL_TYPES, NODE_TYPES } from '../../tools/n8n/instance';
+import { CREDENTIAL_TYPES, NODE_TYPES } from '../../tools/n8n/communityPackage';
 import type { FaultSpec } from '../../tools/sandbox/types';
 import { ERROR_BODY_SHAPES } from '../../tools/sandbox/testkit';
 import { env, n8n, sandbox } from './support';

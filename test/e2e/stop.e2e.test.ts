@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { freePort } from '../../tools/n8n/instance';
+import { freePort } from '../../tools/n8n/processes';
 import { waitFor } from '../../tools/shared/wait';
 import { busyPorts, killLeftovers, startUntilReady, stillRunning, withStarted, type Proc, type Started } from './npmStart';
 

@@ -1,7 +1,7 @@
 /** Helpers shared by the e2e test files (not a test file itself). */
 import { SandboxClient } from '../../tools/sandbox/client';
 import { loadE2eEnv } from './environment';
-import type { N8nClient, StoredCredential } from '../../tools/n8n/instance';
+import type { N8nClient, StoredCredential } from '../../tools/n8n/client';
 import { waitFor } from '../../tools/shared/wait';
 
 export const env = loadE2eEnv();

@@ -17,21 +17,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { type N8nInstance, type StoredCredential, type WorkflowJson } from '../../tools/n8n/instance';
-import { startRegistry, type LocalRegistry } from '../../tools/n8n/registry';
+import type { StoredCredential, WorkflowJson } from '../../tools/n8n/client';
 import { sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 import { repack } from '../../tools/n8n/tarball';
 import { openBrowser, signIn, type Editor } from './browserSupport';
 import {
 	installThroughSettings,
 	installedManifest,
-	registryN8nLogFile,
+	registrySetup,
 	servedNodeTypes,
-	setCustomRegistryFeature,
-	startN8nWithRegistry,
 	uninstallThroughSettings,
 	type InstalledPackage,
 } from './communityNodes';
@@ -45,45 +41,18 @@ import {
 	working,
 	type CredentialUse,
 } from './credentialUse';
-import { e2eRuntime, log } from './environment';
-import { COMBINED, EDITIONS, nodeTypesOf, packAndPublish, type ShippedPackage } from './shippedPackages';
+import { log } from './environment';
+import { COMBINED, EDITIONS, nodeTypesOf, type ShippedPackage } from './shippedPackages';
 import { env } from './support';
 
 jest.setTimeout(300_000);
 
-const runtime = e2eRuntime();
-const LOG_NAME = 'two-packages';
-
-let scratch: string;
-let userFolder: string;
-let registry: LocalRegistry;
-let n8n: N8nInstance;
 const combined = COMBINED;
-/** Each package's tarball, by name. */
-let tarballs: Map<string, string>;
+/** One user folder across restarts; n8n's log read from the start of the file (the log checks). */
+const setup = registrySetup({ logName: 'two-packages', publish: [combined, ...EDITIONS], keepUserFolder: true });
+const { runtime } = setup;
 /** The sandbox credentials, saved while only the combined package is installed. */
 let saved: StoredCredential[] = [];
-
-/** n8n on the user folder this file keeps, the registry feature switched on (it lasts until a restart). */
-async function startOnUserFolder(): Promise<void> {
-	n8n = await startN8nWithRegistry({ runtime, registry, logName: LOG_NAME, log, userFolder });
-	await setCustomRegistryFeature(n8n, true);
-}
-
-beforeAll(async () => {
-	scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-two-packages-'));
-	userFolder = path.join(scratch, 'user');
-	registry = await startRegistry({ log });
-	tarballs = packAndPublish([combined, ...EDITIONS], scratch, registry);
-	fs.rmSync(registryN8nLogFile(LOG_NAME, runtime), { force: true }); // the log checks read it from the start
-	await startOnUserFolder();
-});
-
-afterAll(async () => {
-	await n8n?.stop();
-	await registry?.stop();
-	if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
 
 const credentialOf = (type: string) => {
 	const found = saved.find((c) => c.type === type);
@@ -93,7 +62,7 @@ const credentialOf = (type: string) => {
 
 /** Installs through Settings → Community Nodes; n8n's answer must name the package's nodes. */
 async function install(pkg: ShippedPackage): Promise<void> {
-	const res = await installThroughSettings(n8n, pkg.name);
+	const res = await installThroughSettings(setup.n8n, pkg.name);
 	expect({ status: res.status, message: res.body?.message }).toEqual({ status: 200, message: undefined });
 	const installed: InstalledPackage = res.body;
 	expect(installed.installedNodes.map((n) => n.type).sort()).toEqual(nodeTypesOf([pkg]).sort());
@@ -119,7 +88,7 @@ function usesOf(packages: readonly ShippedPackage[]): CredentialUse[] {
 /** Tries every use of the saved credentials in `packages`' nodes; each must work. */
 async function expectCredentialsWorkIn(packages: readonly ShippedPackage[]): Promise<void> {
 	const uses = usesOf(packages);
-	expect(await tryUses(n8n, uses, `Saved credentials in ${packages.length} package(s)`)).toEqual(working(uses));
+	expect(await tryUses(setup.n8n, uses, `Saved credentials in ${packages.length} package(s)`)).toEqual(working(uses));
 }
 
 /** The saved API credential the package's action node sends with (its first API credential type). */
@@ -133,14 +102,14 @@ interface ServedCredentialType {
 
 /** The credential types the editor is served (`/types/credentials.json`), those of `types` only. */
 async function servedCredentialTypes(types: string[]): Promise<ServedCredentialType[]> {
-	const res = await fetch(`${n8n.url}/types/credentials.json`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } });
+	const res = await fetch(`${setup.n8n.url}/types/credentials.json`, { headers: { cookie: setup.n8n.cookie, 'browser-id': setup.n8n.browserId } });
 	expect(res.status).toBe(200);
 	return ((await res.json()) as ServedCredentialType[]).filter((t) => types.includes(t.name));
 }
 
 /** The lines n8n logged that name one of the packages. */
 function logLinesNaming(packages: readonly ShippedPackage[]): string[] {
-	const text = fs.existsSync(registryN8nLogFile(LOG_NAME, runtime)) ? fs.readFileSync(registryN8nLogFile(LOG_NAME, runtime), 'utf8') : '';
+	const text = fs.existsSync(setup.logFile) ? fs.readFileSync(setup.logFile, 'utf8') : '';
 	return text.split('\n').filter((line) => packages.some((p) => line.includes(p.name)));
 }
 
@@ -149,13 +118,13 @@ const sharedTypes = (edition: ShippedPackage) => edition.credentials.filter((typ
 
 /** Stops n8n and starts it again on the same user folder: it loads the installed packages from there. */
 async function restart(): Promise<void> {
-	await n8n.stop();
-	await startOnUserFolder();
+	await setup.stop();
+	await setup.start();
 }
 
 /** The packages whose nodes n8n serves, among `candidates`, once its node list shows `expected`. */
 async function servedPackages(expected: readonly ShippedPackage[], candidates: readonly ShippedPackage[]): Promise<string[]> {
-	const served = await servedNodeTypes(n8n, nodeTypesOf(expected), nodeTypesOf(candidates));
+	const served = await servedNodeTypes(setup.n8n, nodeTypesOf(expected), nodeTypesOf(candidates));
 	return candidates.filter((p) => nodeTypesOf([p]).every((t) => served.includes(t))).map((p) => p.name);
 }
 
@@ -165,7 +134,7 @@ describe(`${combined.name} and the single-service editions in one n8n ${runtime.
 
 	test(`${combined.name} alone: the sandbox credentials saved with it work in its nodes`, async () => {
 		await install(combined);
-		saved = await n8n.importCredentials(sandboxCredentials(env.sandbox));
+		saved = await setup.n8n.importCredentials(sandboxCredentials(env.sandbox));
 		expect(await servedPackages([combined], everyPackage)).toEqual(names([combined]));
 		await expectCredentialsWorkIn([combined]);
 	});
@@ -194,11 +163,11 @@ describe(`${combined.name} and the single-service editions in one n8n ${runtime.
 	});
 
 	test("in the editor, each package's action node shows the saved credential and offers it (screenshot)", async () => {
-		const created = (await n8n.rest('POST', '/workflows', { ...everyActionNode(everyPackage), active: false })).body;
+		const created = (await setup.n8n.rest('POST', '/workflows', { ...everyActionNode(everyPackage), active: false })).body;
 		const editor = await openBrowser();
 		editor.page.setDefaultTimeout(90_000); // the editor's first load, on a loaded machine
 		try {
-			await signIn(editor.page, n8n);
+			await signIn(editor.page, setup.n8n);
 			for (const pkg of everyPackage) {
 				const credential = apiCredentialOf(pkg);
 				expect({ node: pkg.name, ...(await credentialPicker(editor, created.id, pkg.name)) }).toEqual({
@@ -223,7 +192,7 @@ describe(`${combined.name} and the single-service editions in one n8n ${runtime.
 	});
 
 	test(`${combined.name} uninstalled: the editions' nodes and the saved credentials keep working`, async () => {
-		await uninstallThroughSettings(n8n, combined.name);
+		await uninstallThroughSettings(setup.n8n, combined.name);
 		expect(await servedPackages(EDITIONS, everyPackage)).toEqual(names(EDITIONS));
 		const editionTypes = [...new Set(EDITIONS.flatMap((e) => e.credentials))].sort();
 		expect(await servedCredentialTypes(editionTypes).then((types) => [...new Set(types.map((t) => t.name))].sort())).toEqual(editionTypes);
@@ -237,7 +206,7 @@ describe(`${combined.name} and the single-service editions in one n8n ${runtime.
 	});
 
 	test(`the editions uninstalled: ${combined.name}'s nodes and the saved credentials keep working`, async () => {
-		for (const edition of EDITIONS) await uninstallThroughSettings(n8n, edition.name);
+		for (const edition of EDITIONS) await uninstallThroughSettings(setup.n8n, edition.name);
 		expect(await servedPackages([combined], everyPackage)).toEqual(names([combined]));
 		await expectCredentialsWorkIn([combined]);
 	});
@@ -268,11 +237,11 @@ describe(`a package with a node of the same display name as an installed package
 	const twin = `${combined.name}-twin`;
 
 	test(`is refused by Settings → Community Nodes, and ${combined.name} keeps working`, async () => {
-		registry.publish(repack(tarballs.get(combined.name)!, path.join(scratch, `${twin}.tgz`), renamed(twin)));
-		const res = await installThroughSettings(n8n, twin);
+		setup.registry.publish(repack(setup.tarballs.get(combined.name)!, path.join(setup.scratch, `${twin}.tgz`), renamed(twin)));
+		const res = await installThroughSettings(setup.n8n, twin);
 		expect({ status: res.status, message: res.body?.message }).toEqual({ status: 500, message: TWIN_REFUSAL.message(twin) });
-		expect({ filesLeft: installedManifest(n8n, twin) !== undefined }).toEqual({ filesLeft: TWIN_REFUSAL.filesLeft });
-		expect((await n8n.rest('GET', '/community-packages')).body.map((p: InstalledPackage) => p.packageName)).toEqual([combined.name]);
+		expect({ filesLeft: installedManifest(setup.n8n, twin) !== undefined }).toEqual({ filesLeft: TWIN_REFUSAL.filesLeft });
+		expect((await setup.n8n.rest('GET', '/community-packages')).body.map((p: InstalledPackage) => p.packageName)).toEqual([combined.name]);
 		expect(await servedPackages([combined], [combined])).toEqual([combined.name]);
 		await expectCredentialsWorkIn([combined]);
 	});
@@ -303,7 +272,7 @@ function everyActionNode(packages: readonly ShippedPackage[]): WorkflowJson {
 /** The credential the panel of node `nodeName` shows, and the existing credentials its list offers (sorted). */
 async function credentialPicker(editor: Editor, workflowId: string, nodeName: string): Promise<{ shown: string; offered: string[] }> {
 	const { page } = editor;
-	await page.goto(`${n8n.url}/workflow/${workflowId}`);
+	await page.goto(`${setup.n8n.url}/workflow/${workflowId}`);
 	await page.locator('[data-test-id=canvas-node]', { hasText: nodeName }).first().dblclick();
 	const ndv = page.locator('[data-test-id=ndv]');
 	await ndv.waitFor();

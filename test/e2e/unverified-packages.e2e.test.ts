@@ -19,78 +19,43 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
-import type { N8nClient, N8nInstance } from '../../tools/n8n/instance';
-import { startRegistry, type LocalRegistry } from '../../tools/n8n/registry';
+import type { N8nClient } from '../../tools/n8n/client';
+import type { N8nInstance } from '../../tools/n8n/instance';
 import { runtimeEnv } from '../../tools/n8n/runtime';
 import { sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 import { openBrowser, signIn } from './browserSupport';
 import {
 	installThroughSettings,
 	installedManifest,
-	registryN8nLogFile,
+	registrySetup,
 	servedNodeTypes,
-	setCustomRegistryFeature,
-	startN8nWithRegistry,
 	type InstalledPackage,
 } from './communityNodes';
 import { API_CREDENTIALS, actionUse, tryUses, working } from './credentialUse';
-import { e2eRuntime, log } from './environment';
-import { SHIPPED, nodeTypesOf, packAndPublish, type ShippedPackage } from './shippedPackages';
+import { log } from './environment';
+import { SHIPPED, nodeTypesOf, type ShippedPackage } from './shippedPackages';
 import { env, n8n as suiteN8n } from './support';
 
 jest.setTimeout(300_000);
 
-const runtime = e2eRuntime();
-const LOG_NAME = 'unverified-packages';
-const LOG_FILE = registryN8nLogFile(LOG_NAME, runtime);
 /** n8n 3.0's default. */
 const UNVERIFIED_OFF = { N8N_UNVERIFIED_PACKAGES_ENABLED: 'false' };
+/** One user folder throughout, every start with n8n 3.0's default. */
+const setup = registrySetup({ logName: 'unverified-packages', publish: SHIPPED, keepUserFolder: true, env: UNVERIFIED_OFF });
+const { runtime } = setup;
 const N8N_1 = runtime.n8nVersion.startsWith('1.');
 
-let scratch: string;
-let userFolder: string;
-let registry: LocalRegistry;
-let n8n: N8nInstance | undefined;
-let tarballs: Map<string, string>;
-
 /** What n8n logged from `offset` (a size of its log file) on. */
-const logSince = (offset: number) => (fs.existsSync(LOG_FILE) ? fs.readFileSync(LOG_FILE, 'utf8').slice(offset) : '');
-const logSize = () => (fs.existsSync(LOG_FILE) ? fs.statSync(LOG_FILE).size : 0);
-
-/** n8n on the user folder this file keeps, with n8n 3.0's default and `env` on top. */
-async function start(extraEnv: Record<string, string | undefined> = {}): Promise<N8nInstance> {
-	n8n = await startN8nWithRegistry({ runtime, registry, logName: LOG_NAME, log, userFolder, env: { ...UNVERIFIED_OFF, ...extraEnv } });
-	await setCustomRegistryFeature(n8n, true);
-	return n8n;
-}
-
-async function stop(): Promise<void> {
-	await n8n?.stop();
-	n8n = undefined;
-}
+const logSince = (offset: number) => (fs.existsSync(setup.logFile) ? fs.readFileSync(setup.logFile, 'utf8').slice(offset) : '');
+const logSize = () => (fs.existsSync(setup.logFile) ? fs.statSync(setup.logFile).size : 0);
+const { start, stop } = setup;
 
 /** What Settings → Community Nodes lists. */
 async function listed(instance: N8nInstance): Promise<InstalledPackage[]> {
 	return (await instance.rest('GET', '/community-packages')).body;
 }
-
-beforeAll(async () => {
-	scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-unverified-'));
-	userFolder = path.join(scratch, 'user');
-	registry = await startRegistry({ log });
-	tarballs = packAndPublish(SHIPPED, scratch, registry);
-	fs.rmSync(LOG_FILE, { force: true });
-	await start();
-});
-
-afterAll(async () => {
-	await stop();
-	await registry?.stop();
-	if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
 
 /** n8n 2.x's warning, at every start while the variable is unset. */
 const DEPRECATION =
@@ -112,7 +77,7 @@ describe(`the setting on n8n ${runtime.n8nVersion}`, () => {
 				const { report } = (await instance.rest('GET', '/breaking-changes/report?version=v3')).body;
 				return report.instanceResults.find((r: { ruleId: string }) => r.ruleId === 'unverified-packages-v3');
 			};
-			const [unset, setToFalse] = [await rule(suiteN8n), await rule(n8n!)];
+			const [unset, setToFalse] = [await rule(suiteN8n), await rule(setup.n8n)];
 			log(`[unverified-packages] the rule's report, variable unset: ${JSON.stringify(unset)}\nset to false: ${JSON.stringify(setToFalse)}`);
 			expect(setToFalse).toBeUndefined();
 			expect(unset).toEqual(
@@ -136,13 +101,13 @@ describe(`the setting on n8n ${runtime.n8nVersion}`, () => {
 
 describe(`Settings → Community Nodes on n8n ${runtime.n8nVersion} with N8N_UNVERIFIED_PACKAGES_ENABLED=false`, () => {
 	test.each(SHIPPED.map((pkg) => [pkg.name]))('installing %s is refused in n8n\'s words, and nothing is installed', async (name) => {
-		const res = await installThroughSettings(n8n!, name);
+		const res = await installThroughSettings(setup.n8n, name);
 		expect({ status: res.status, message: res.body?.message }).toEqual({
 			status: 500,
 			message: `Error loading package "${name}" :Installation of unverified community packages is forbidden!`,
 		});
-		expect(installedManifest(n8n!, name)).toBeUndefined();
-		expect(await listed(n8n!)).toEqual([]);
+		expect(installedManifest(setup.n8n, name)).toBeUndefined();
+		expect(await listed(setup.n8n)).toEqual([]);
 	});
 
 	test('the page says only packages verified by n8n install, from the nodes panel, and offers no install (screenshot)', async () => {
@@ -150,8 +115,8 @@ describe(`Settings → Community Nodes on n8n ${runtime.n8nVersion} with N8N_UNV
 		browser.page.setDefaultTimeout(90_000); // the editor's first load, on a loaded machine
 		let shot: string | undefined;
 		try {
-			await signIn(browser.page, n8n!);
-			await browser.page.goto(`${n8n!.url}/settings/community-nodes`);
+			await signIn(browser.page, setup.n8n);
+			await browser.page.goto(`${setup.n8n.url}/settings/community-nodes`);
 			const page = browser.page.locator('#content, main, body').first();
 			await page.getByText('Supercharge your workflows with verified community nodes', { exact: true }).waitFor();
 			await page
@@ -176,9 +141,9 @@ describe(`npm in the user folder, then a restart, on n8n ${runtime.n8nVersion} w
 		// What a user types (n8n's docs: "Install community nodes manually"), the local registry
 		// standing in for npm's. --legacy-peer-deps: npm would otherwise add its own copy of
 		// n8n-workflow (the packages' peer) next to them, which n8n's own installer leaves out.
-		const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+		const nodesDir = path.join(setup.userFolder!, '.n8n', 'nodes');
 		for (const pkg of SHIPPED) {
-			const npm = spawnSync('npm', ['install', pkg.name, '--legacy-peer-deps', `--registry=${registry.url}`], {
+			const npm = spawnSync('npm', ['install', pkg.name, '--legacy-peer-deps', `--registry=${setup.registry.url}`], {
 				cwd: nodesDir,
 				encoding: 'utf8',
 				env: runtimeEnv({}, runtime),
@@ -188,7 +153,7 @@ describe(`npm in the user folder, then a restart, on n8n ${runtime.n8nVersion} w
 				status: 0,
 				stderr: '',
 			});
-			expect(installedManifest({ userFolder } as N8nInstance, pkg.name)).toBeDefined();
+			expect(installedManifest({ userFolder: setup.userFolder! } as N8nInstance, pkg.name)).toBeDefined();
 		}
 
 		const instance = await start();
@@ -209,8 +174,8 @@ describe(`npm in the user folder, then a restart, on n8n ${runtime.n8nVersion} w
  * `npm view` shows it (the sha512 of the tarball).
  */
 function checksumOf(pkg: ShippedPackage): string {
-	const tarball = tarballs.get(pkg.name)!;
-	const view = spawnSync('npm', ['view', `${pkg.name}@${versionOf(tarball)}`, 'dist.integrity', `--registry=${registry.url}`], {
+	const tarball = setup.tarballs.get(pkg.name)!;
+	const view = spawnSync('npm', ['view', `${pkg.name}@${versionOf(tarball)}`, 'dist.integrity', `--registry=${setup.registry.url}`], {
 		encoding: 'utf8',
 		env: runtimeEnv({}, runtime),
 	});
@@ -230,7 +195,7 @@ describe(`N8N_COMMUNITY_PACKAGES on n8n ${runtime.n8nVersion} with N8N_UNVERIFIE
 		test('n8n 1.123 has no such variable: it starts, installs nothing from it and keeps Settings → Community Nodes as it was', async () => {
 			await stop();
 			const from = logSize();
-			const instance = await start(managedByEnv(SHIPPED.map((pkg) => ({ name: pkg.name, version: versionOf(tarballs.get(pkg.name)!) }))));
+			const instance = await start(managedByEnv(SHIPPED.map((pkg) => ({ name: pkg.name, version: versionOf(setup.tarballs.get(pkg.name)!) }))));
 			expect(logSince(from)).not.toMatch(/N8N_COMMUNITY_PACKAGES|from env/);
 			expect(await listed(instance)).toEqual([]);
 			const res = await installThroughSettings(instance, SHIPPED[0].name);
@@ -243,8 +208,8 @@ describe(`N8N_COMMUNITY_PACKAGES on n8n ${runtime.n8nVersion} with N8N_UNVERIFIE
 		await stop();
 		const from = logSize();
 		const first = SHIPPED[0];
-		const ref = `'${first.name}@${versionOf(tarballs.get(first.name)!)}'`;
-		await expect(start(managedByEnv(SHIPPED.map((pkg) => ({ name: pkg.name, version: versionOf(tarballs.get(pkg.name)!) }))))).rejects.toThrow(
+		const ref = `'${first.name}@${versionOf(setup.tarballs.get(first.name)!)}'`;
+		await expect(start(managedByEnv(SHIPPED.map((pkg) => ({ name: pkg.name, version: versionOf(setup.tarballs.get(pkg.name)!) }))))).rejects.toThrow(
 			/exited during start/,
 		);
 		const logged = logSince(from);
@@ -254,7 +219,7 @@ describe(`N8N_COMMUNITY_PACKAGES on n8n ${runtime.n8nVersion} with N8N_UNVERIFIE
 
 	test("with each version's checksum (npm's dist.integrity) the packages pass the unverified check, and Settings → Community Nodes leaves them to the variable", async () => {
 		const from = logSize();
-		const entries = SHIPPED.map((pkg) => ({ name: pkg.name, version: versionOf(tarballs.get(pkg.name)!), checksum: checksumOf(pkg) }));
+		const entries = SHIPPED.map((pkg) => ({ name: pkg.name, version: versionOf(setup.tarballs.get(pkg.name)!), checksum: checksumOf(pkg) }));
 		const instance = await start(managedByEnv(entries));
 		const logged = logSince(from);
 		expect(logged).not.toContain('no checksum available');

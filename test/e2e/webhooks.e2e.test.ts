@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, inboundReplyText, readExample, seedExampleData } from '../../tools/n8n/examples';
-import { NODE_TYPES } from '../../tools/n8n/instance';
+import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
 import { webhookUrlsOf } from '../../tools/n8n/webhooks';
 import { creds, env, n8n, nodeOutput, sandbox, settledCount, waitForExecutions } from './support';

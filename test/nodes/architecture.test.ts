@@ -19,7 +19,7 @@ const NODE_DIR = join(ROOT, 'nodes');
  * layer is one row; a module no row matches fails the first test below.
  */
 const LAYERS: Array<[RegExp, number, string]> = [
-	[/^shared\/(catalog|digest|errors|services)\.ts$/, 0, 'definitions'],
+	[/^shared\/(catalog|digest|errors|n8nVersion|services)\.ts$/, 0, 'definitions'],
 	[/^shared\/execution\.ts$/, 1, 'the run'],
 	[/^shared\/transport\.ts$/, 2, 'transport'],
 	[/^shared\/fields\/|^shared\/actions\/operation\.ts$/, 3, 'fields and operation types'],

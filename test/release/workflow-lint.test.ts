@@ -59,10 +59,10 @@ describe('the workflow linter in npm run lint', () => {
 		expect(scripts.lint.split(' && ')[0]).toBe(LINTER);
 	});
 
-	test('both committed workflows pass', () => {
-		expect(fs.readdirSync(WORKFLOWS).sort()).toEqual(['ci.yml', 'publish.yml']);
+	test('the three committed workflows pass', () => {
+		expect(fs.readdirSync(WORKFLOWS).sort()).toEqual(['ci.yml', 'compat.yml', 'publish.yml']);
 		const result = lintWorkflows(WORKFLOWS);
-		expect(result.output).toContain('Checking 2 workflow file(s)');
+		expect(result.output).toContain('Checking 3 workflow file(s)');
 		expect(result.code).toBe(0);
 	});
 

@@ -66,7 +66,7 @@ test('answers the script in order: a tool call with its arguments as JSON text, 
 	expect(requests[1].messages.at(-1)).toEqual(toolResult);
 });
 
-test('refuses a wrong key, a tool the request does not offer, streaming and a request past the script, keeping the script', async () => {
+test('refuses a wrong key, a tool the request does not offer and a request past the script, keeping the script', async () => {
 	model.script([{ toolCall: { tool: 'Fast_Forward', arguments: {} } }]);
 	const request = { model: 'scripted-model', messages: [{ role: 'user', content: 'Go' }], tools: [sendTool] };
 
@@ -76,11 +76,38 @@ test('refuses a wrong key, a tool the request does not offer, streaming and a re
 	expect(notOffered.body.error.message).toBe(
 		'model server: the script calls tool "Fast_Forward", but the request offers ["Send_Template"]',
 	);
-	expect((await complete({ ...request, stream: true })).status).toBe(400);
 	expect(model.remaining()).toBe(1);
 
 	model.script([]);
 	const pastScript = await complete(request);
 	expect(pastScript.status).toBe(500);
 	expect(pastScript.body.error.message).toMatch(/no scripted reply left/);
+});
+
+test('streams the same replies when the request asks for a stream (older AI Agent versions do), as OpenAI streams it', async () => {
+	model.script([{ toolCall: { tool: 'Send_Template', arguments: { to: '+14155550123' } } }, { text: 'Sent.' }]);
+	const streamed = async () => {
+		const res = await fetch(`${model.baseUrl}/chat/completions`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', authorization: `Bearer ${model.apiKey}` },
+			body: JSON.stringify({ model: 'scripted-model', messages: [{ role: 'user', content: 'Go' }], tools: [sendTool], stream: true }),
+		});
+		expect(res.headers.get('content-type')).toBe('text/event-stream');
+		const events = (await res.text()).split('\n\n').filter(Boolean).map((event) => event.replace(/^data: /, ''));
+		expect(events.at(-1)).toBe('[DONE]');
+		return events.slice(0, -1).map((event) => JSON.parse(event).choices[0]);
+	};
+	expect(await streamed()).toEqual([
+		{
+			index: 0,
+			delta: { role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'Send_Template', arguments: '{"to":"+14155550123"}' } }] },
+			finish_reason: null,
+		},
+		{ index: 0, delta: {}, finish_reason: 'tool_calls' },
+	]);
+	expect(await streamed()).toEqual([
+		{ index: 0, delta: { role: 'assistant', content: 'Sent.' }, finish_reason: null },
+		{ index: 0, delta: {}, finish_reason: 'stop' },
+	]);
+	expect(model.requests().map((request) => request.stream)).toEqual([true, true]);
 });

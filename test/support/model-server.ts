@@ -11,7 +11,8 @@
  *   await model.close();
  *
  * Only `POST /v1/chat/completions` is served (what ChatOpenAI calls when the node's
- * "Use Responses API" is off), on 127.0.0.1.
+ * "Use Responses API" is off), on 127.0.0.1; a request that asks for a stream gets the same
+ * reply as OpenAI's stream chunks.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -92,7 +93,6 @@ export async function startModelServer(options: { port?: number; apiKey?: string
 			stream: body.stream === true,
 		};
 		received.push(request);
-		if (request.stream) return refuse(res, 400, 'streaming is not scripted; this test expects stream: false');
 		const reply = queue[0];
 		if (!reply) return refuse(res, 500, `no scripted reply left for request ${received.length}`);
 		if ('toolCall' in reply) {
@@ -104,7 +104,7 @@ export async function startModelServer(options: { port?: number; apiKey?: string
 		queue.shift();
 		request.answeredWith = reply;
 		callCount++;
-		const message =
+		const message: { role: string; content: string | null; tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }> } =
 			'toolCall' in reply
 				? {
 						role: 'assistant',
@@ -118,12 +118,23 @@ export async function startModelServer(options: { port?: number; apiKey?: string
 						],
 					}
 				: { role: 'assistant', content: reply.text };
+		const head = { id: `chatcmpl-${callCount}`, created: Math.floor(Date.now() / 1000), model: request.model };
+		const finishReason = 'toolCall' in reply ? 'tool_calls' : 'stop';
+		if (request.stream) {
+			// As OpenAI streams (older AI Agent versions ask so): the message as one delta, then its end.
+			const delta = { ...message, tool_calls: message.tool_calls?.map((call, index) => ({ index, ...call })) };
+			const chunks = [
+				{ ...head, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] },
+				{ ...head, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: finishReason }] },
+			];
+			res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+			res.end(`${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`);
+			return;
+		}
 		sendJson(res, 200, {
-			id: `chatcmpl-${callCount}`,
+			...head,
 			object: 'chat.completion',
-			created: Math.floor(Date.now() / 1000),
-			model: request.model,
-			choices: [{ index: 0, message, finish_reason: 'toolCall' in reply ? 'tool_calls' : 'stop', logprobs: null }],
+			choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }],
 			usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
 		});
 	};

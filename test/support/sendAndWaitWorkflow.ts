@@ -3,7 +3,8 @@
  * and Wait for Response) → After (No Operation), and the answer as a browser posts the page's form.
  */
 import { randomUUID } from 'node:crypto';
-import { NODE_TYPES, type StoredCredential, type WorkflowJson } from '../../tools/n8n/instance';
+import type { StoredCredential, WorkflowJson } from '../../tools/n8n/client';
+import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { workflowNode } from './workflowNode';
 
 export function sendAndWaitWorkflow(o: {

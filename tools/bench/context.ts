@@ -7,7 +7,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { CREDENTIAL_TYPES, freePort, startN8n, type N8nInstance, type StoredCredential } from '../n8n/instance';
+import type { StoredCredential } from '../n8n/client';
+import { CREDENTIAL_TYPES } from '../n8n/communityPackage';
+import { startN8n, type N8nInstance } from '../n8n/instance';
+import { freePort } from '../n8n/processes';
 import { N8N_VERSION, NODE_VERSION } from '../n8n/runtime';
 import { CEILING_CREDENTIAL_TYPE, CEILING_PACKAGE, packCeilingPackage } from './ceiling/pack';
 import { packUncachedVariants } from './uncached';

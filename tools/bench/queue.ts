@@ -14,7 +14,9 @@
  */
 import * as path from 'node:path';
 
-import { CREDENTIAL_TYPES, type N8nInstance, type StoredCredential } from '../n8n/instance';
+import type { StoredCredential } from '../n8n/client';
+import { CREDENTIAL_TYPES } from '../n8n/communityPackage';
+import type { N8nInstance } from '../n8n/instance';
 import { startQueueCluster, type QueueCluster } from '../n8n/queue';
 import { waitFor } from '../shared/wait';
 import { runLoad } from './load';

@@ -4,7 +4,7 @@
  * HTTP Request node, and a plain client loop outside n8n (keep-alive, and a new connection per
  * request as n8n makes them).
  */
-import type { StoredCredential } from '../n8n/instance';
+import type { StoredCredential } from '../n8n/client';
 import { waitFor } from '../shared/wait';
 import { log, type BenchContext, type BenchPart } from './context';
 import { median, messageItems, rotate, runN8nSend, runPlainSend, type SendRun, type SendVariant } from './measure';

@@ -17,7 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { PACKAGE_NAME, packPackage } from '../n8n/instance';
+import { PACKAGE_NAME, packPackage } from '../n8n/communityPackage';
 import { repack } from '../n8n/tarball';
 
 export interface UncachedVariant {

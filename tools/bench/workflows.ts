@@ -11,7 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 
-import { NODE_TYPES, type StoredCredential, type WorkflowJson } from '../n8n/instance';
+import type { StoredCredential, WorkflowJson } from '../n8n/client';
+import { NODE_TYPES } from '../n8n/communityPackage';
 import { PROJECT_ROOT } from '../n8n/runtime';
 import { CEILING_CREDENTIAL_TYPE, CEILING_NODE_TYPE } from './ceiling/pack';
 

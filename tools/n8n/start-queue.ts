@@ -10,7 +10,7 @@
 import * as path from 'node:path';
 
 import { runDemo } from './demo';
-import { freePort, portIsFree } from './instance';
+import { freePort, portIsFree } from './processes';
 import { startQueueCluster } from './queue';
 import { ARTIFACTS_DIR, PROJECT_ROOT, type Log } from './runtime';
 

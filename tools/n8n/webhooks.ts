@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { queryN8nDatabase, type N8nDatabaseUser } from './database';
-import type { N8nClient } from './instance';
+import type { N8nClient } from './client';
 
 export interface WebhookRow {
 	workflowId: string;

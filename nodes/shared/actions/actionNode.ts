@@ -4,7 +4,6 @@
 // `execute` is the router: the chosen operation, once per input item (or once per run), with the
 // run's parameters and credentials read once (../execution.ts).
 import {
-	NodeConnectionTypes,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -16,9 +15,10 @@ import {
 	type NodeOperationError,
 } from 'n8n-workflow';
 import { type ActionNodeEntry, shownNames } from '../catalog';
-import { asNodeError, unsupportedOperation } from '../errors';
+import { asNodeError, belowTheFloor, unsupportedOperation } from '../errors';
 import { ActionExecution, type Item } from '../execution';
 import { readConcurrency, readRequestSettings } from '../fields/requestOptions';
+import { MAIN_CONNECTION, ON_SUPPORTED_N8N, withFloorNotice } from '../n8nVersion';
 import { actionNodeParts } from './description';
 import { type OperationItem, type RegisteredOperation, resourcesOf, type ServiceActions } from './operation';
 
@@ -123,13 +123,13 @@ export class ActionNode implements INodeType {
 			defaultVersion: 1,
 			subtitle: parts.subtitle,
 			usableAsTool: true,
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
+			inputs: [MAIN_CONNECTION],
+			outputs: [MAIN_CONNECTION],
 			credentials: parts.credentials,
 			// Message → Send and Wait for Response: n8n's waiting webhooks, never registered with a
 			// service (docs/send-and-wait.md says why they need no webhookMethods).
 			...(waiting && { webhooks: waiting.webhooks, waitingNodeTooltip: waiting.tooltip }),
-			properties: parts.properties,
+			properties: withFloorNotice(parts.properties),
 		};
 		if (Object.keys(listSearch).length > 0) this.methods = { listSearch };
 		// Only a node that can wait has a webhook method: n8n counts a node with one as able to
@@ -137,6 +137,7 @@ export class ActionNode implements INodeType {
 		if (waiting) this.webhook = waiting.answer;
 		const operations = parts.operations;
 		this.execute = async function (this: IExecuteFunctions) {
+			if (!ON_SUPPORTED_N8N) throw belowTheFloor(this, 'Nothing was sent.');
 			return await route(this, operations);
 		};
 	}

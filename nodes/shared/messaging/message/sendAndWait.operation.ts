@@ -10,6 +10,7 @@
 import { SEND_AND_WAIT_OPERATION, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 import type { OperationItem, PerExecutionOperation } from '../../actions/operation';
 import { invalidInput, needsNewerN8n } from '../../errors';
+import { SEND_AND_WAIT_FLOOR } from '../../n8nVersion';
 import type { Item } from '../../execution';
 import { parameter, requireString } from '../../fields/parameters';
 import {
@@ -61,13 +62,13 @@ const fallbackNotice: INodeProperties = {
 	displayOptions: { show: { fallbackToTemplate: [true] } },
 };
 
-/** n8n before 1.107 signs no links; its context then lacks getSignedResumeUrl. */
+/** n8n before SEND_AND_WAIT_FLOOR signs no links; its context then lacks getSignedResumeUrl. */
 type SigningContext = IExecuteFunctions & { setSignatureValidationRequired?: () => void };
 
 function signedLink(item: OperationItem): string {
 	const context: SigningContext = item.execution.n8n;
 	if (typeof context.getSignedResumeUrl !== 'function') {
-		throw needsNewerN8n(item, '1.107', 'This n8n cannot sign the answer link, so anyone who guessed the link could answer.');
+		throw needsNewerN8n(item, SEND_AND_WAIT_FLOOR, 'This n8n cannot sign the answer link, so anyone who guessed the link could answer.');
 	}
 	// n8n 1.x checks a link's signature only when asked to; n8n 2.x always does (and dropped the call).
 	context.setSignatureValidationRequired?.();

@@ -3,13 +3,14 @@
 // only) that starts the workflow once for each new event at a location or new anomaly in a
 // timeline (./poll.ts). Each trigger node class is this class given its catalog entry.
 import {
-	NodeConnectionTypes,
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
 	type IPollFunctions,
 } from 'n8n-workflow';
 import { shownNames, type NodeEntry } from '../../catalog';
+import { belowTheFloor } from '../../errors';
+import { MAIN_CONNECTION, ON_SUPPORTED_N8N, withFloorNotice } from '../../n8nVersion';
 import { SERVICES } from '../../services';
 import { searchTimelines } from '../listSearch';
 import { triggerProperties, triggerSubtitle } from './description';
@@ -28,13 +29,14 @@ export class TimelinePollingTrigger implements INodeType {
 			subtitle: triggerSubtitle,
 			polling: true,
 			inputs: [],
-			outputs: [NodeConnectionTypes.Main],
+			outputs: [MAIN_CONNECTION],
 			credentials: [{ name: SERVICES.timeline.credentialType, required: true }],
-			properties: triggerProperties,
+			properties: withFloorNotice(triggerProperties),
 		};
 	}
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		if (!ON_SUPPORTED_N8N) throw belowTheFloor(this, 'Nothing was started.');
 		return await pollTimeline.call(this);
 	}
 }
