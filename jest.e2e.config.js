@@ -1,7 +1,7 @@
 /**
  * End-to-end tests in a real n8n (Node + n8n installed by tools/n8n/runtime.ts), one jest project
  * per n8n version: every e2e file on n8n 2.41.1, and every file in CORE (all but the scanner,
- * release, stop and human-review-agent files, which are not version-bound or need 2.x) on
+ * release, stop, demo, local-install and human-review-agent files, which are not version-bound or need 2.x) on
  * n8n 1.123.x as well. `E2E_N8N=1.123 npm run test:e2e` runs one version only.
  */
 const shared = {
@@ -15,7 +15,7 @@ const shared = {
 };
 
 /** The files that also run on n8n 1.x. */
-const CORE = ['smoke', 'custom-api-call', 'examples', 'webhooks', 'repeat-memory', 'registry-install', 'send-and-wait', 'service-errors', 'editor', 'secrets', 'polling', 'poll-editor', 'agent', 'sends', 'editor-credentials', 'two-packages', 'unverified-packages', 'editions'];
+const CORE = ['smoke', 'custom-api-call', 'examples', 'webhooks', 'repeat-memory', 'registry-install', 'send-and-wait', 'service-errors', 'editor', 'secrets', 'polling', 'poll-editor', 'agent', 'sends', 'editor-credentials', 'two-packages', 'unverified-packages', 'editions', 'month-inbound-reply', 'month-timeline-session', 'month-refund-approval'];
 
 const projects = [
 	{ ...shared, displayName: 'n8n 2.41', testMatch: ['**/*.e2e.test.ts'], globals: { E2E_N8N: '2.41' } },

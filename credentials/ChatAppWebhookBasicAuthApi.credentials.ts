@@ -1,7 +1,7 @@
 import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
 // The user name and password the messaging service sends (HTTP basic authentication) on
-// every webhook call. Checked by the Chat-App Messaging Trigger; nothing is sent anywhere
+// every webhook call. Checked by the Chat-App Messaging Inbox Trigger; nothing is sent anywhere
 // with it. Its credential test (in the trigger node, `testedBy`) checks the values locally.
 export class ChatAppWebhookBasicAuthApi implements ICredentialType {
 	name = 'chatAppWebhookBasicAuthApi';

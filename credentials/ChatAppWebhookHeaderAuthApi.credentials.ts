@@ -1,7 +1,7 @@
 import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
 // The secret the messaging service sends in a custom header on every webhook call. Checked
-// by the Chat-App Messaging Trigger; nothing is sent anywhere with it. Its credential test
+// by the Chat-App Messaging Inbox Trigger; nothing is sent anywhere with it. Its credential test
 // (in the trigger node, `testedBy`) checks locally that the header can carry the value.
 export class ChatAppWebhookHeaderAuthApi implements ICredentialType {
 	name = 'chatAppWebhookHeaderAuthApi';

@@ -1,4 +1,4 @@
-// The Chat-App Messaging Trigger: starts a workflow for each event the messaging service posts
+// The Chat-App Messaging Inbox Trigger: starts a workflow for each event the messaging service posts
 // to its webhook (an inbound message or a delivery status), after checking the caller, the
 // payload, the user's filters and whether the same event came before (../shared/messaging/trigger/).
 // The Chat-App Messaging package ships it under its own names (../ChatAppTrigger/).
@@ -17,7 +17,8 @@ import {
 import { belowTheFloor } from '../shared/errors';
 import { checkBasicAuthCredential, checkCaller, checkHeaderAuthCredential } from '../shared/messaging/trigger/authentication';
 import { deliveryMemory } from '../shared/messaging/trigger/deliveryMemory';
-import { triggerProperties, triggerSubtitle } from '../shared/messaging/trigger/description';
+import { TRIGGER_DESCRIPTION, triggerProperties, triggerSubtitle } from '../shared/messaging/trigger/description';
+import { previousInbound } from '../shared/messaging/trigger/senderMemory';
 import {
 	bodySize,
 	checkEvent,
@@ -55,7 +56,10 @@ function acknowledgeOnly(eventType: string | undefined, reason: string): IWebhoo
 
 export class ChatAppMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Chat-App Messaging Trigger',
+		// n8n's node panel shows a trigger with several events without the word "Trigger": the rest
+		// must still say it is where messages come in, and differ from every action node's name
+		// ("Chat-App Messaging" is the Chat-App Messaging package's action node).
+		displayName: 'Chat-App Messaging Inbox Trigger',
 		name: 'chatAppMessagingTrigger',
 		icon: { light: 'file:chatAppMessagingTrigger.svg', dark: 'file:chatAppMessagingTrigger.dark.svg' },
 		group: ['trigger'],
@@ -65,8 +69,8 @@ export class ChatAppMessagingTrigger implements INodeType {
 		// `webhook()` reads itself.
 		version: 1.1,
 		subtitle: triggerSubtitle,
-		description: 'Starts the workflow when the Chat-App Messaging service reports an inbound message or a delivery status',
-		defaults: { name: 'Chat-App Messaging Trigger' },
+		description: TRIGGER_DESCRIPTION,
+		defaults: { name: 'Chat-App Messaging Inbox Trigger' },
 		eventTriggerDescription:
 			'Waiting for the Chat-App Messaging service on the Test URL: set it as the webhook URL in the messaging dashboard (with the sandbox of npm start: POST {"url": "<Test URL>"} to its /_sandbox/webhook), then write to your chat-app number or send a message and wait for its delivery status',
 		activationMessage:
@@ -212,7 +216,15 @@ export class ChatAppMessagingTrigger implements INodeType {
 
 		const output: IDataObject =
 			eventType === INBOUND_EVENT
-				? { ...event, window_open_until: windowOpenUntil(event.timestamp as string) }
+				? {
+						...event,
+						window_open_until: windowOpenUntil(event.timestamp as string),
+						previous_inbound_at: previousInbound(
+							{ workflowId: this.getWorkflow().id, nodeName: this.getNode().name },
+							event.from as string,
+							event.timestamp as string,
+						),
+					}
 				: { ...event };
 		// The node answers the call itself: n8n then saves the static data (the repeat memory)
 		// as it answers, before it starts the execution. Left to n8n, the answer and the save

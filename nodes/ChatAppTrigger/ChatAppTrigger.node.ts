@@ -6,9 +6,9 @@ import { ChatAppMessagingTrigger } from '../ChatAppMessagingTrigger/ChatAppMessa
 export class ChatAppTrigger extends ChatAppMessagingTrigger {
 	description: INodeTypeDescription = {
 		...new ChatAppMessagingTrigger().description,
-		displayName: 'Chat-App Trigger',
+		displayName: 'Chat-App Inbox Trigger',
 		name: 'chatAppTrigger',
 		icon: { light: 'file:chatAppTrigger.svg', dark: 'file:chatAppTrigger.dark.svg' },
-		defaults: { name: 'Chat-App Trigger' },
+		defaults: { name: 'Chat-App Inbox Trigger' },
 	};
 }

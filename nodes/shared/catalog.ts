@@ -82,7 +82,7 @@ export const ACTION_NODES = {
 		name: 'timelineNavigation',
 		displayName: 'Timeline Navigation & Chat-App Messaging',
 		description:
-			'Drive the Timeline Navigation service (travel, anchors, pause, fast-forward, rewind, events, timelines) and send Chat-App messages (templates, text, media, location) and check their delivery',
+			'Send Chat-App messages (text, templates, media, location), ask a person and wait for the answer; travel, anchor, pause, fast-forward and rewind with the Timeline Navigation service',
 		icon: 'timelineNavigation',
 		services: ['timeline', 'messaging'],
 		defaultResource: 'time',
@@ -117,18 +117,18 @@ const TIMELINE_TRIGGER_DESCRIPTION =
 	'Starts the workflow once for each new event at a location or new anomaly in a timeline of the Timeline Navigation service, by polling it';
 
 export const TIMELINE_TRIGGERS = {
-	timelineNavigationTrigger: {
-		name: 'timelineNavigationTrigger',
-		displayName: 'Timeline Navigation Trigger',
+	timelineNavigationEventsTrigger: {
+		name: 'timelineNavigationEventsTrigger',
+		displayName: 'Timeline Navigation Events Trigger',
 		description: TIMELINE_TRIGGER_DESCRIPTION,
-		icon: 'timelineNavigationTrigger',
+		icon: 'timelineNavigationEventsTrigger',
 		codex: TIMELINE_TRIGGER_CODEX,
 	},
-	timelineTrigger: {
-		name: 'timelineTrigger',
-		displayName: 'Timeline Trigger',
+	timelineEventsTrigger: {
+		name: 'timelineEventsTrigger',
+		displayName: 'Timeline Events Trigger',
 		description: TIMELINE_TRIGGER_DESCRIPTION,
-		icon: 'timelineTrigger',
+		icon: 'timelineEventsTrigger',
 		codex: TIMELINE_TRIGGER_CODEX,
 	},
 } satisfies Record<string, NodeEntry>;

@@ -6,7 +6,7 @@
  * - n8n-nodes-timeline-navigation-service: a webhook sets an anchor;
  * - n8n-nodes-chat-app-messaging: a send (Send Template); Send and Wait for Response, its question
  *   answered in headless Chromium; the inbound-reply example, the sandbox posting an inbound
- *   message to the Chat-App Trigger's production URL and receiving the workflow's reply.
+ *   message to the Chat-App Inbox Trigger's production URL and receiving the workflow's reply.
  *
  * In the editor (headless Chromium), the searches users type find each edition's node, and the
  * messaging node is listed under Human review → Send and wait for response.
@@ -17,7 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 
-import { EXAMPLE_DATA, EXAMPLE_FILES, readExample, seedExampleData } from '../../tools/n8n/examples';
+import { EXAMPLE_DATA, EXAMPLE_FILES, inboundReplyText, readExample, seedExampleData } from '../../tools/n8n/examples';
 import { wireCredentials, type StoredCredential } from '../../tools/n8n/client';
 import { sandboxCredentials, webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
 import { waitFor } from '../../tools/shared/wait';
@@ -91,6 +91,16 @@ describe(`the single-service packages from a registry, through Settings → Comm
 			for (const term of ['timeline', 'time travel']) {
 				expect({ term, found: await searchCreator(page, term, 'Timeline Navigation') }).toEqual({ term, found: expect.arrayContaining(['Timeline Navigation']) });
 			}
+			// "chat-app": the action node and its trigger, told apart; one click on the action shows the sends
+			const chatApp = await searchCreator(page, 'chat-app', 'Chat-App Messaging');
+			expect(chatApp).toEqual(expect.arrayContaining(['Chat-App Messaging', 'Chat-App Inbox']));
+			await creatorItem(page, 'Chat-App Messaging').click();
+			for (const action of ['Send a text message', 'Send a template message', 'Send message and wait for response']) {
+				await page.locator('[data-test-id=node-creator]').getByText(action, { exact: true }).first().waitFor();
+			}
+			await browser.shot(`editions-chat-app-actions-${runtime.id}.png`);
+			await page.keyboard.press('Escape');
+			await newWorkflowWithManualTrigger(page, setup.n8n);
 			await page.locator('[data-test-id=node-creator-search-bar]').fill('');
 			const creator = page.locator('[data-test-id=node-creator]');
 			await creator.getByText(HUMAN_REVIEW, { exact: true }).click();
@@ -158,7 +168,7 @@ describe(`the single-service packages from a registry, through Settings → Comm
 		expect(finished.status).toBe('success');
 	});
 
-	test(`${MESSAGING_EDITION.name}: the inbound-reply example, published, answers a message the sandbox posts to the Chat-App Trigger`, async () => {
+	test(`${MESSAGING_EDITION.name}: the inbound-reply example, published, answers a message the sandbox posts to the Chat-App Inbox Trigger`, async () => {
 		const file = path.join(MESSAGING_EDITION.name, EXAMPLE_FILES.inboundReply);
 		const example = wireCredentials(readExample(file), await savedCredentials());
 		const trigger = example.nodes.find((node) => node.type === MESSAGING_EDITION.nodes.trigger);
@@ -179,7 +189,7 @@ describe(`the single-service packages from a registry, through Settings → Comm
 			'the reply to reach the sandbox',
 			async () =>
 				(await sandbox.requests({ method: 'POST', path: '/v1/messages' })).find(
-					(r) => (r.body as { to?: string }).to === CUSTOMER && String((r.body as { text?: string }).text).startsWith('Hi {first_name}, thanks'),
+					(r) => (r.body as { to?: string }).to === CUSTOMER && String((r.body as { text?: string }).text).startsWith('Hi {first_name}, thanks for your message.'),
 				),
 			{ timeoutMs: 60_000 },
 		).catch(async (err) => {
@@ -187,6 +197,9 @@ describe(`the single-service packages from a registry, through Settings → Comm
 			throw new Error(`${err.message}; the sandbox's deliveries: ${JSON.stringify(deliveries.slice(-3))}`);
 		});
 		expect(reply.responseStatus).toBe(200);
-		expect(reply.body).toEqual(expect.objectContaining({ injected_fields: expect.objectContaining({ inbound_text: 'Is my order on its way?', received_at: inbound.timestamp }) }));
+		expect(reply.responseStatus).toBe(200);
+		const timeZone = (await setup.n8n.rest('GET', '/settings')).body.timezone;
+		const stored = (await sandbox.messages({ phone: CUSTOMER })).filter((m) => m.direction === 'outbound').at(-1);
+		expect(stored?.text).toBe(inboundReplyText('Ada', inbound.timestamp, timeZone));
 	});
 });

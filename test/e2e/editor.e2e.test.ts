@@ -14,10 +14,11 @@ import { creds, env, n8n } from './support';
 const ON_N8N_1 = env.versions.n8n.startsWith('1.');
 
 const ACTION_NODE = 'Timeline Navigation & Chat-App Messaging';
-/** n8n lists a trigger under its app's name, without " Trigger". */
-const TRIGGER_ENTRY = 'Chat-App Messaging';
-const TRIGGER_DESCRIPTION = 'Starts the workflow when the Chat-App Messaging service reports an inbound message or a delivery status';
-const ACTION_DESCRIPTION_START = 'Drive the Timeline Navigation service';
+/** n8n lists a trigger with several events without the word "Trigger" (Chat-App Messaging Inbox Trigger). */
+const TRIGGER_ENTRY = 'Chat-App Messaging Inbox';
+const TRIGGER_DESCRIPTION = 'Starts the workflow when a customer writes to your Chat-App number, or a message you sent is delivered or read';
+/** The combined node's own description: no trigger is merged into its entry (package.test.ts). */
+const ACTION_ENTRY_DESCRIPTION = 'Send Chat-App messages (text, templates, media, location), ask a person and wait for the answer';
 /** The node panel's entry for n8n's Send and Wait nodes: "Human review" in 2.x, "Human in the loop" in 1.x. */
 const HUMAN_REVIEW = ON_N8N_1 ? 'Human in the loop' : 'Human review';
 
@@ -104,7 +105,7 @@ describe('the editor in headless Chromium', () => {
 			// Start with a manual trigger; the action node is then offered as a next step.
 			await newWorkflowWithManualTrigger(page);
 			expect(await searchCreator(page, 'timeline', ACTION_NODE)).toContain(ACTION_NODE);
-			if (!ON_N8N_1) expect(await creatorEntryText(ACTION_NODE)).toContain(ACTION_DESCRIPTION_START);
+			if (!ON_N8N_1) expect(await creatorEntryText(ACTION_NODE)).toContain(ACTION_ENTRY_DESCRIPTION);
 			await shot('editor-search-timeline.png');
 			expect(await searchCreator(page, 'chat', ACTION_NODE)).toContain(ACTION_NODE);
 			const actionIcons = await page
@@ -112,6 +113,57 @@ describe('the editor in headless Chromium', () => {
 				.evaluateAll((imgs) => imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth));
 			expect(actionIcons.length).toBeGreaterThanOrEqual(1);
 			for (const width of actionIcons) expect(width).toBeGreaterThan(0);
+		});
+	});
+
+	test('"What happens next?", typing "chat-app": the node that sends and the Inbox trigger are told apart by name and description, and one click on the sender shows its send actions', async () => {
+		await step(`editor-failure-what-next-chat-app-${env.versions.n8n}.png`, async () => {
+			await newWorkflowWithManualTrigger(page);
+			const listed = await searchCreator(page, 'chat-app', ACTION_NODE);
+			// the trigger is listed as what it is, never under an action node's name
+			expect(listed).toEqual(expect.arrayContaining([ACTION_NODE, TRIGGER_ENTRY]));
+			expect(listed).not.toContain('Chat-App Messaging');
+			if (!ON_N8N_1) {
+				expect(await creatorEntryText(TRIGGER_ENTRY)).toContain(TRIGGER_DESCRIPTION);
+				expect(await creatorEntryText(ACTION_NODE)).toContain(ACTION_ENTRY_DESCRIPTION);
+			}
+			await shot(`editor-what-next-chat-app-${env.versions.n8n}.png`);
+			// one click: the sender's actions, the sends among them
+			await creatorItem(page, ACTION_NODE).click();
+			const creator = page.locator('[data-test-id=node-creator]');
+			await creator.getByText('Actions (24)', { exact: true }).waitFor();
+			for (const action of ['Send a text message', 'Send a template message', 'Send message and wait for response']) {
+				await creator.getByText(action, { exact: true }).first().waitFor();
+			}
+			await creator.getByText('Send a text message', { exact: true }).first().scrollIntoViewIfNeeded();
+			await shot(`editor-what-next-chat-app-actions-${env.versions.n8n}.png`);
+		});
+	});
+
+	test('Send and Wait shows before a run what the person gets and what it outputs: both buttons, the template that carries the link, the answer\'s shape', async () => {
+		await step(`editor-failure-send-and-wait-panel-${env.versions.n8n}.png`, async () => {
+			await newWorkflowWithManualTrigger(page);
+			await searchCreator(page, 'chat-app', ACTION_NODE);
+			await creatorItem(page, ACTION_NODE).click();
+			await page.getByText('Send message and wait for response', { exact: true }).first().click();
+			const ndv = page.locator('[data-test-id=ndv]');
+			await ndv.waitFor();
+			await ndv.getByText('The page offers Approve and Decline (Approval Options changes them).', { exact: false }).first().waitFor();
+			const notice = ndv.getByText('Output: one item', { exact: false }).first();
+			await notice.scrollIntoViewIfNeeded();
+			const said = await notice.innerText();
+			expect(said).toContain('Output: one item, { "data": { "approved": true or false, "respondedAt": the date and time } }');
+			expect(said).toContain('If nobody answers within Limit Wait Time, the input items go on unchanged, without data.');
+			expect(said).toContain("turn on Options → Include Input Fields (then {{ $json.from }}), or refer to the trigger: {{ $('On Inbound Message').item.json.from }}");
+			await shot(`editor-send-and-wait-panel-${env.versions.n8n}.png`);
+
+			// Fallback to Template: the fields lead to a template with a parameter for the link.
+			await ndv.locator('[data-test-id=parameter-input-fallbackToTemplate]').click();
+			await ndv.getByText('that template needs a parameter for the answer link: write {link} as its value', { exact: false }).first().waitFor();
+			await expect(ndv.locator('[data-test-id=parameter-input-questionTemplateId] input').getAttribute('placeholder')).resolves.toBe('e.g. approval_request');
+			await ndv.locator('[data-test-id=parameter-input-fallbackToTemplate]').scrollIntoViewIfNeeded();
+			await shot(`editor-send-and-wait-fallback-${env.versions.n8n}.png`);
+			await closeNdv();
 		});
 	});
 
@@ -273,7 +325,7 @@ describe('the editor in headless Chromium', () => {
 			await ndv.waitFor();
 			await ndv.locator('[data-test-id=trigger-execute-button]').click();
 			await ndv.getByText('Listening for test event', { exact: true }).waitFor();
-			await expect(ndv.getByText('Go to Chat-App Messaging and create an event', { exact: true }).isVisible()).resolves.toBe(true);
+			await expect(ndv.getByText('Go to Chat-App Messaging Inbox and create an event', { exact: true }).isVisible()).resolves.toBe(true);
 			await shot('editor-trigger-listening.png');
 
 			// On the canvas, the waiting trigger explains itself and names its event as the panel does.

@@ -100,7 +100,7 @@ describe('example workflows in real n8n', () => {
 		);
 	});
 
-	test('timeline session: set-anchor, pause-time, travel, fast-forward, resume-time, then travels with the anchor_id, in that order', async () => {
+	test('timeline session: set-anchor, pause-time, travel, fast-forward, resume-time, travels with the anchor_id, then travel home, in that order', async () => {
 		const { data } = await execute(EXAMPLE_FILES.session);
 		const reqs = (await sandbox.requests()).filter((r) => r.path.startsWith('/v1/'));
 		expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual(SESSION_REQUESTS);
@@ -121,5 +121,10 @@ describe('example workflows in real n8n', () => {
 		const drift = Date.parse(back.current_time) - Date.parse(anchor.timestamp);
 		expect(drift).toBeGreaterThanOrEqual(0);
 		expect(drift).toBeLessThan(1000);
+		// an anchor holds a time, not a place: the last step travels home at that moment
+		expect(reqs[6].body).toEqual({ destination_time: back.current_time, location: EXAMPLE_DATA.location });
+		const [home] = cliNodeOutput(data, 'Back Home');
+		expect(home).toEqual(expect.objectContaining({ current_time: back.current_time, location: EXAMPLE_DATA.location }));
+		expect(cliNodeOutput(data, 'Report the Failure')).toEqual([]);
 	});
 });

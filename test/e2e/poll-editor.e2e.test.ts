@@ -1,5 +1,5 @@
 /**
- * The Timeline Navigation Trigger in the editor, in a real browser: in example 01, Fetch Test
+ * The Timeline Navigation Events Trigger in the editor, in a real browser: in example 01, Fetch Test
  * Event shows the latest event at the location, with the location it came from, and leaves the
  * trigger's memory (the workflow's static data) untouched; the node panel explains how the
  * trigger starts the workflow.

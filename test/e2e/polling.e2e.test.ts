@@ -1,5 +1,5 @@
 /**
- * Example 01 on the Timeline Navigation Trigger, over real polls of a real n8n (an instance of
+ * Example 01 on the Timeline Navigation Events Trigger, over real polls of a real n8n (an instance of
  * this file's own, its user folder kept across a restart), against the sandbox, with n8n's
  * shortest schedule (every minute). Between the polls the sandbox's events change as a time
  * traveller would change them; what the customer receives is counted in the sandbox's request

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, seedExampleData } from '../../tools/n8n/examples';
 import { postAnswer, sendAndWaitWorkflow } from '../support/sendAndWaitWorkflow';
 import { openBrowser, type Editor } from './browserSupport';
-import { creds, env, executionsWithWaiting, n8n, nodeOutput, postToWebhook, sandbox, waitForExecutionsWhere } from './support';
+import { creds, env, executionsWithWaiting, n8n, nodeOutput, postToWebhook, runFromEditor, sandbox, waitForExecutionsWhere } from './support';
 
 const CUSTOMER = '+14155550177';
 const VERSION = env.versions.n8n.replace(/\./g, '-');
@@ -229,13 +229,11 @@ test('Limit Wait Time of a few seconds: nobody answers and the execution goes on
 	expect(nodeOutput(execution, 'After')).toHaveLength(1);
 }, 150_000);
 
-test('the refund example: the manager, outside the window, gets the approval_request template with the link; approved in Chromium, the customer is told', async () => {
+test('the refund example, run from the editor with its pinned request: the manager, outside the window, gets the approval_request template with the link; approved in Chromium, the customer is told', async () => {
+	await sandbox.inbound(EXAMPLE_DATA.customerPhone, 'Where is my refund for order #1042?');
 	const id = await importExample(n8n, EXAMPLE_FILES.refundApproval, creds);
-	const run: Record<string, unknown> = { triggerToStartFrom: { name: 'When Clicking Execute' } };
-	// n8n 1.x runs the workflow the editor sends with the request, not the saved one.
-	if (env.versions.n8n.startsWith('1.')) run.workflowData = (await n8n.rest('GET', `/workflows/${id}`)).body;
-	const started = await n8n.rest('POST', `/workflows/${id}/run`, run);
-	const executionId = String(started.body.executionId);
+	// "Execute workflow": the webhook trigger runs with its pinned sample request
+	const executionId = await runFromEditor(id, 'Refund Requested');
 	await waitForExecutionsWhere(id, 'the refund question waiting', (all) => all.some((e) => String(e.id) === executionId && e.status === 'waiting'), 60000, executionsWithWaiting);
 
 	// The text was refused (window closed), the template went with the link in its {{2}}.
@@ -246,11 +244,11 @@ test('the refund example: the manager, outside the window, gets the approval_req
 	]);
 	const [manager] = (await sandbox.messages({ phone: EXAMPLE_DATA.managerPhone })).filter((m) => m.direction === 'outbound');
 	const [link] = manager.links!;
-	expect(manager.text).toBe(`Your approval is needed: refund of $250 for order #1042. Answer here: ${link}`);
+	expect(manager.text).toBe(`Your approval is needed: refund of $250.00 for order #1042. Answer here: ${link}`);
 	expect(link).toContain(`/webhook-waiting/${executionId}/`);
 
 	const page = await open(link);
-	await page.getByText('Refund of $250 for order #1042 (Ada). Do you approve?').waitFor();
+	await page.getByText(`Refund of $250.00 for order #1042 (Ada, ${EXAMPLE_DATA.customerPhone}). Do you approve?`).waitFor();
 	await browser.shot(`send-and-wait-${VERSION}-refund-example.png`);
 	await page.getByRole('button', { name: 'Approve refund' }).click();
 	await page.getByText('Your answer was recorded: Approve refund.').waitFor();
@@ -258,11 +256,20 @@ test('the refund example: the manager, outside the window, gets the approval_req
 	const [execution] = await waitForExecutionsWhere(
 		id,
 		'the refund example finished',
-		(all) => all.some((e) => String(e.id) === executionId && e.status === 'success' && e.data?.resultData?.runData?.['Tell the Customer']),
+		(all) => all.some((e) => String(e.id) === executionId && e.status === 'success' && e.data?.resultData?.runData?.['Refund Approved']),
 		30000,
 		executionsWithWaiting,
 	);
-	expect(nodeOutput(execution, 'Ask the Manager')).toEqual([{ data: { approved: true, respondedAt: expect.any(String) } }]);
-	const [told] = nodeOutput(execution, 'Tell the Customer');
-	expect(told).toEqual(expect.objectContaining({ to: EXAMPLE_DATA.customerPhone, template: { id: 'order_update', parameters: ['Ada', '#1042'] } }));
+	// Include Input Fields: the request beside n8n's Send and Wait answer
+	expect(nodeOutput(execution, 'Ask the Manager')).toEqual([
+		expect.objectContaining({ order: '#1042', customer_phone: EXAMPLE_DATA.customerPhone, data: { approved: true, respondedAt: expect.any(String) } }),
+	]);
+	const [told] = nodeOutput(execution, 'Refund Approved');
+	expect(told).toEqual(
+		expect.objectContaining({
+			to: EXAMPLE_DATA.customerPhone,
+			message_type: 'text',
+			text: 'Hi Ada, your refund of $250.00 for order #1042 is approved. It reaches your account within 5 working days.',
+		}),
+	);
 });

@@ -36,14 +36,14 @@ function shipped(definition: PackageDefinition, nodes: ShippedPackage['nodes'], 
 
 const { timeline, messaging, webhookHeader, webhookBasic } = CREDENTIAL_TYPES;
 
-export const COMBINED = shipped(COMBINED_DEFINITION, { action: 'timelineNavigation', trigger: 'chatAppMessagingTrigger', pollingTrigger: 'timelineNavigationTrigger' }, [
+export const COMBINED = shipped(COMBINED_DEFINITION, { action: 'timelineNavigation', trigger: 'chatAppMessagingTrigger', pollingTrigger: 'timelineNavigationEventsTrigger' }, [
 	timeline,
 	messaging,
 	webhookHeader,
 	webhookBasic,
 ]);
 export const MESSAGING_EDITION = shipped(CHAT_APP_MESSAGING, { action: 'chatAppMessaging', trigger: 'chatAppTrigger' }, [messaging, webhookHeader, webhookBasic]);
-export const TIMELINE_EDITION = shipped(TIMELINE_NAVIGATION, { action: 'timelineNavigationService', pollingTrigger: 'timelineTrigger' }, [timeline]);
+export const TIMELINE_EDITION = shipped(TIMELINE_NAVIGATION, { action: 'timelineNavigationService', pollingTrigger: 'timelineEventsTrigger' }, [timeline]);
 
 /** The single-service editions, each sharing credential types with the combined package. */
 export const EDITIONS: readonly ShippedPackage[] = [MESSAGING_EDITION, TIMELINE_EDITION];

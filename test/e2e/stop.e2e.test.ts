@@ -5,14 +5,13 @@
  * its task runner, the queue's workers, webhook processes, balancer, PostgreSQL and Redis) must be
  * gone within seconds, and every port they listened on free again.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { freePort, portIsFree } from '../../tools/n8n/processes';
-import { PROJECT_ROOT } from '../../tools/n8n/runtime';
+import { freePort } from '../../tools/n8n/processes';
 import { waitFor } from '../../tools/shared/wait';
+import { busyPorts, killLeftovers, startUntilReady, stillRunning, withStarted, type Proc, type Started } from './npmStart';
 
 /**
  * How long a stop may take: n8n's own shutdown is most of it. The queue stops in layers (webhook
@@ -22,106 +21,7 @@ import { waitFor } from '../../tools/shared/wait';
 const STOP_WITHIN_MS = { start: 10_000, queue: 20_000 };
 /** How long we watch before calling a stop hung (the measured time is reported either way). */
 const WATCH_MS = 60_000;
-/** The banner's last line (n8n's own "[n8n] n8n ready in" comes earlier). */
-const BANNER_END = /ready in [\d.]+ s\. Ctrl-C stops/;
-
 jest.setTimeout(480_000);
-
-type Proc = { pid: number; ppid: number; state: string; command: string };
-
-/** Every process on the machine, from /proc. */
-function processTable(): Proc[] {
-	const table: Proc[] = [];
-	for (const entry of fs.readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		try {
-			const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-			// "pid (comm) state ppid ...": comm may hold spaces and parentheses
-			const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			const command = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
-			table.push({ pid: Number(entry), ppid: Number(ppid), state, command });
-		} catch {
-			// it exited while we read
-		}
-	}
-	return table;
-}
-
-/** The process and all its descendants (n8n, PostgreSQL and Redis run in groups of their own). */
-function processTree(rootPid: number): Proc[] {
-	const table = processTable();
-	const tree = table.filter((p) => p.pid === rootPid);
-	for (let i = 0; i < tree.length; i++) tree.push(...table.filter((p) => p.ppid === tree[i].pid));
-	return tree;
-}
-
-/** Those of `procs` still running (a zombie has exited). */
-function stillRunning(procs: Proc[]): Proc[] {
-	const now = new Map(processTable().map((p) => [p.pid, p]));
-	return procs.filter((p) => {
-		const current = now.get(p.pid);
-		return current && current.state !== 'Z' && current.command === p.command;
-	});
-}
-
-async function busyPorts(ports: number[]): Promise<number[]> {
-	const busy: number[] = [];
-	for (const port of ports) if (!(await portIsFree(port))) busy.push(port);
-	return busy;
-}
-
-interface Started {
-	npm: ChildProcess;
-	output: () => string;
-	tree: Proc[];
-	ports: number[];
-}
-
-/** Runs `npm <args>` as a process manager would (same process group as us) until its banner. */
-async function startUntilReady(args: string[], env: Record<string, string>, readyWithinMs: number): Promise<Started> {
-	const childEnv: Record<string, string> = {};
-	for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^npm_/i.test(k)) childEnv[k] = v;
-	const npm = spawn('npm', args, { cwd: PROJECT_ROOT, env: { ...childEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: false });
-	let output = '';
-	npm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	npm.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	let exited = false;
-	npm.once('exit', () => (exited = true));
-	await waitFor(
-		() => `the banner of npm ${args.join(' ')} ("ready in"); its output so far:\n${output.slice(-3000)}`,
-		() => {
-			if (exited) throw new Error(`npm ${args.join(' ')} exited before its banner:\n${output.slice(-3000)}`);
-			return BANNER_END.test(output);
-		},
-		{ timeoutMs: readyWithinMs, intervalMs: 250 },
-	).catch((error: unknown) => {
-		killLeftovers(processTree(npm.pid!));
-		throw error;
-	});
-	const banner = output.slice(output.indexOf('=====', output.search(BANNER_END) - 5000));
-	const ports = [...new Set([...banner.matchAll(/127\.0\.0\.1:(\d+)/g)].map((m) => Number(m[1])))];
-	return { npm, output: () => output, tree: processTree(npm.pid!), ports };
-}
-
-/** Whatever a failure left behind is ours: stopped by its pid, so the next test starts clean. */
-function killLeftovers(tree: Proc[]): void {
-	for (const p of stillRunning(tree)) {
-		try {
-			process.kill(p.pid, 'SIGKILL');
-		} catch {
-			// gone
-		}
-	}
-}
-
-/** Runs `check` on what was started, then always leaves nothing of it running. */
-async function withStarted(started: Started, check: (started: Started) => Promise<void>): Promise<void> {
-	try {
-		await check(started);
-	} finally {
-		killLeftovers([...started.tree, ...processTree(started.npm.pid!)]);
-	}
-}
 
 /** Sends `signal` to the npm process only; expects every process and port of the tree gone. */
 async function expectSignalStopsAll(started: Started, signal: NodeJS.Signals, withinMs: number): Promise<void> {

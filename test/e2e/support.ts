@@ -122,3 +122,35 @@ export async function settledCount(workflowId: string, quietMs = 1500): Promise<
 	await sandbox.flushWebhooks();
 	return (await waitForSettledExecutions(workflowId, quietMs)).length;
 }
+
+/**
+ * Runs a saved workflow as "Execute workflow" in the editor does (mode `manual`), from the named
+ * trigger, and returns the execution's id. n8n 1.x runs the workflow the editor sends with the
+ * request, not the saved one, so it is sent too.
+ */
+export async function runFromEditor(workflowId: string, trigger: string): Promise<string> {
+	const run: Record<string, unknown> = { triggerToStartFrom: { name: trigger } };
+	if (env.versions.n8n.startsWith('1.')) run.workflowData = (await n8n.rest('GET', `/workflows/${workflowId}`)).body;
+	const started = await n8n.rest('POST', `/workflows/${workflowId}/run`, run);
+	return String(started.body.executionId);
+}
+
+/**
+ * The execution once it has ended, with its run data: n8n 1.x saves the status and the run data
+ * one after the other, so an ended execution counts once its `lastNode` has run data.
+ */
+export async function endedExecution(workflowId: string, executionId: string, timeoutMs = 60_000): Promise<any> {
+	const ended = (e: any) => {
+		if (!e || !FINISHED.has(e.status)) return false;
+		const last = e.data?.resultData?.lastNodeExecuted;
+		return !last || Boolean(e.data?.resultData?.runData?.[last]);
+	};
+	return waitFor(
+		() => `execution ${executionId} of workflow ${workflowId} to end`,
+		async () => {
+			const execution = (await n8n.api('GET', `/executions/${executionId}?includeData=true`, undefined, { allowError: true })).body;
+			return ended(execution) && execution;
+		},
+		{ timeoutMs, intervalMs: 250 },
+	);
+}

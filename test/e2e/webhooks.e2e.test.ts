@@ -6,7 +6,7 @@
  * trigger's repeat memory (workflow static data) across executions.
  */
 import { randomUUID } from 'node:crypto';
-import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, readExample, seedExampleData } from '../../tools/n8n/examples';
+import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, inboundReplyText, readExample, seedExampleData } from '../../tools/n8n/examples';
 import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
 import { webhookUrlsOf } from '../../tools/n8n/webhooks';
@@ -47,6 +47,8 @@ afterAll(async () => {
 beforeEach(async () => {
 	await sandbox.setRepeatDeliveries(0);
 	await sandbox.clearRequests();
+	// The reply example answers a number once an hour: each test's messages start a new conversation.
+	await sandbox.advanceClock(2 * 3600_000);
 });
 
 describe('inbound message -> published workflow -> reply through the action node', () => {
@@ -75,6 +77,7 @@ describe('inbound message -> published workflow -> reply through the action node
 				from: customer,
 				text: 'Is my order on its way?',
 				window_open_until: new Date(Date.parse(inbound.timestamp) + 24 * 3600_000).toISOString(),
+				previous_inbound_at: null,
 			}),
 		);
 
@@ -85,19 +88,19 @@ describe('inbound message -> published workflow -> reply through the action node
 
 		const sends = await sandbox.requests({ method: 'POST', path: '/v1/messages' });
 		expect(sends).toHaveLength(1);
+		const timeZone = (await n8n.rest('GET', '/settings')).body.timezone;
+		const expected = inboundReplyText('Ada', inbound.timestamp, timeZone);
 		expect(sends[0].body).toEqual({
 			channel: 'chatapp',
 			to: customer,
 			message_type: 'text',
-			text: 'Hi {first_name}, thanks for your message "{inbound_text}". We received it at {received_at} and will answer within the hour.',
-			injected_fields: { inbound_text: 'Is my order on its way?', received_at: inbound.timestamp },
+			text: 'Hi {first_name}, thanks for your message. A person will answer by {answer_by}.',
+			injected_fields: { first_name: 'Ada', answer_by: expected.slice(expected.indexOf(' by ') + 4, -1) },
 		});
 		expect(sends[0].responseStatus).toBe(200);
 		const [reply] = nodeOutput(exec, 'Reply With Text');
 		const stored = await sandbox.message(reply.message_id);
-		expect(stored.text).toBe(
-			`Hi Ada, thanks for your message "Is my order on its way?". We received it at ${inbound.timestamp} and will answer within the hour.`,
-		);
+		expect(stored.text).toBe(expected);
 		expect(stored.unresolved_placeholders ?? []).toEqual([]);
 	});
 

@@ -157,10 +157,10 @@ describe('the layers of nodes/', () => {
 		expect(files.filter((file) => !imported.has(file)).map(name)).toEqual([
 			'ChatAppMessaging/ChatAppMessaging.node.ts',
 			'ChatAppTrigger/ChatAppTrigger.node.ts',
+			'TimelineEventsTrigger/TimelineEventsTrigger.node.ts',
 			'TimelineNavigation/TimelineNavigation.node.ts',
+			'TimelineNavigationEventsTrigger/TimelineNavigationEventsTrigger.node.ts',
 			'TimelineNavigationService/TimelineNavigationService.node.ts',
-			'TimelineNavigationTrigger/TimelineNavigationTrigger.node.ts',
-			'TimelineTrigger/TimelineTrigger.node.ts',
 		]);
 	});
 
@@ -216,7 +216,7 @@ describe('the layers of nodes/', () => {
 		['ChatAppMessaging/ChatAppMessaging.node.ts', 'shared/timeline/'],
 		['ChatAppTrigger/ChatAppTrigger.node.ts', 'shared/timeline/'],
 		['TimelineNavigationService/TimelineNavigationService.node.ts', 'shared/messaging/'],
-		['TimelineTrigger/TimelineTrigger.node.ts', 'shared/messaging/'],
+		['TimelineEventsTrigger/TimelineEventsTrigger.node.ts', 'shared/messaging/'],
 	])('%s, a node of one service, loads no module of %s', (node, otherService) => {
 		const reached = reachedFrom(node);
 		expect(reached.length).toBeGreaterThan(2);

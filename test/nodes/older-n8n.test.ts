@@ -13,8 +13,8 @@ const NODE_CLASSES: Array<[string, string]> = [
 	['ChatAppMessaging/ChatAppMessaging.node', 'ChatAppMessaging'],
 	['ChatAppMessagingTrigger/ChatAppMessagingTrigger.node', 'ChatAppMessagingTrigger'],
 	['ChatAppTrigger/ChatAppTrigger.node', 'ChatAppTrigger'],
-	['TimelineNavigationTrigger/TimelineNavigationTrigger.node', 'TimelineNavigationTrigger'],
-	['TimelineTrigger/TimelineTrigger.node', 'TimelineTrigger'],
+	['TimelineNavigationEventsTrigger/TimelineNavigationEventsTrigger.node', 'TimelineNavigationEventsTrigger'],
+	['TimelineEventsTrigger/TimelineEventsTrigger.node', 'TimelineEventsTrigger'],
 ];
 
 /** A node class loaded against an n8n-workflow without NodeConnectionTypes. */

@@ -46,9 +46,9 @@ const descriptionOf = (definition: PackageDefinition, node: string): INodeTypeDe
 
 /** What each package holds, as a user sees it in n8n: node types and credential types. */
 const EXPECTED = [
-	[COMBINED, ['chatAppMessagingTrigger', 'timelineNavigation', 'timelineNavigationTrigger'], ['chatAppMessagingApi', 'chatAppWebhookBasicAuthApi', 'chatAppWebhookHeaderAuthApi', 'timelineNavigationApi']],
+	[COMBINED, ['chatAppMessagingTrigger', 'timelineNavigation', 'timelineNavigationEventsTrigger'], ['chatAppMessagingApi', 'chatAppWebhookBasicAuthApi', 'chatAppWebhookHeaderAuthApi', 'timelineNavigationApi']],
 	[CHAT_APP_MESSAGING, ['chatAppMessaging', 'chatAppTrigger'], ['chatAppMessagingApi', 'chatAppWebhookBasicAuthApi', 'chatAppWebhookHeaderAuthApi']],
-	[TIMELINE_NAVIGATION, ['timelineNavigationService', 'timelineTrigger'], ['timelineNavigationApi']],
+	[TIMELINE_NAVIGATION, ['timelineEventsTrigger', 'timelineNavigationService'], ['timelineNavigationApi']],
 ] as const;
 
 describe.each(EXPECTED)('the built package %#, loaded the way n8n loads a community package', (definition, nodes, credentials) => {
@@ -178,9 +178,9 @@ describe('each edition holds one service', () => {
 	});
 
 	it.each([
-		[COMBINED, ['ChatAppMessagingTrigger', 'TimelineNavigation', 'TimelineNavigationTrigger', 'shared', 'shared/actions', 'shared/fields', 'shared/messaging', 'shared/timeline']],
+		[COMBINED, ['ChatAppMessagingTrigger', 'TimelineNavigation', 'TimelineNavigationEventsTrigger', 'shared', 'shared/actions', 'shared/fields', 'shared/messaging', 'shared/timeline']],
 		[CHAT_APP_MESSAGING, ['ChatAppMessaging', 'ChatAppMessagingTrigger', 'ChatAppTrigger', 'shared', 'shared/actions', 'shared/fields', 'shared/messaging']],
-		[TIMELINE_NAVIGATION, ['TimelineNavigationService', 'TimelineTrigger', 'shared', 'shared/actions', 'shared/fields', 'shared/timeline']],
+		[TIMELINE_NAVIGATION, ['TimelineEventsTrigger', 'TimelineNavigationService', 'shared', 'shared/actions', 'shared/fields', 'shared/timeline']],
 	])('%# ships these folders of nodes/ (one per node, and the shared code of its services)', (definition, folders) => {
 		const nodesDir = join(packageDir(definition), 'dist', 'nodes');
 		const folder = (path: string) => readdirSync(join(nodesDir, path), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
@@ -202,7 +202,31 @@ it('no two packages have a node of the same display name (n8n refuses to install
 		Object.keys(loaders.get(definition.name)!.nodeTypes).map((node) => descriptionOf(definition, node).displayName),
 	);
 	expect(displayNames.sort()).toEqual(
-		['Chat-App Messaging', 'Chat-App Messaging Trigger', 'Chat-App Trigger', 'Timeline Navigation', 'Timeline Navigation & Chat-App Messaging', 'Timeline Navigation Trigger', 'Timeline Trigger'].sort(),
+		['Chat-App Inbox Trigger', 'Chat-App Messaging', 'Chat-App Messaging Inbox Trigger', 'Timeline Navigation', 'Timeline Navigation & Chat-App Messaging', 'Timeline Navigation Events Trigger', 'Timeline Events Trigger'].sort(),
 	);
 	expect(new Set(displayNames).size).toBe(displayNames.length);
 });
+
+it('in the node panel, whatever is installed, a trigger is not listed like a node that sends, and says that it starts the workflow', () => {
+	const nodes = PACKAGES.flatMap((definition) =>
+		Object.keys(loaders.get(definition.name)!.nodeTypes).map((node) => ({ ...descriptionOf(definition, node), type: `${definition.name}.${node}` })),
+	);
+	const isTrigger = (node: (typeof nodes)[number]) => node.group.includes('trigger');
+	const actions = nodes.filter((node) => !isTrigger(node));
+	// n8n's panel (useActionsGeneration.ts) shows a trigger named like an action node of its package
+	// plus "Trigger" inside that node's entry, with the trigger's description; any other trigger with
+	// more than one event on its own, without the word "Trigger" (NodeItem.vue).
+	const mergedInto = (trigger: (typeof nodes)[number]) => actions.find((action) => action.type === trigger.type.replace('Trigger', ''));
+	const merged = nodes.filter((node) => isTrigger(node) && mergedInto(node));
+	const listed = nodes.filter((node) => isTrigger(node) && !mergedInto(node));
+	const shown = (trigger: (typeof nodes)[number]) => trigger.displayName.replace('Trigger', '').trim();
+	// None is merged: a merged trigger's description would stand on the sender's entry.
+	expect(merged.map((trigger) => [trigger.type, mergedInto(trigger)!.type])).toEqual([]);
+	expect(listed.map(shown).sort()).toEqual(['Chat-App Inbox', 'Chat-App Messaging Inbox', 'Timeline Events', 'Timeline Navigation Events']);
+	const entryNames = [...actions.map((action) => action.displayName), ...listed.map(shown)];
+	expect(new Set(entryNames).size).toBe(entryNames.length);
+	for (const trigger of [...listed, ...merged]) expect(trigger.description).toMatch(/^Starts the workflow /);
+	// every node that sends chat-app messages says so first
+	for (const action of actions.filter((node) => node.displayName.includes('Chat-App'))) expect(action.description).toMatch(/^Send Chat-App messages/);
+});
+

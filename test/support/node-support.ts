@@ -50,6 +50,8 @@ export function nodeCredentialsFor(resource: unknown) {
 
 export interface RunOptions {
 	continueOnFail?: boolean;
+	/** "On Error → Continue (using error output)". */
+	errorOutput?: boolean;
 	/** Instead of the sandbox's credentials (wrong keys, another Base URL). */
 	credentials?: StoredCredential[];
 	/** Workflow settings, such as the time zone. */
@@ -94,6 +96,7 @@ export function useSandbox(defaults: IDataObject = {}): NodeTestContext {
 				parameters: all,
 				credentials: nodeCredentialsFor(all.resource),
 				continueOnFail: options.continueOnFail,
+				errorOutput: options.errorOutput,
 				typeVersion: options.typeVersion,
 			},
 			items,

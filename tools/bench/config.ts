@@ -44,7 +44,7 @@ export const HELP = `npm run bench [-- options]    (each option also as an envir
                                                        remembered; 0 shows it filling from empty)
   --queue-deliveries=Q      BENCH_QUEUE_DELIVERIES     deliveries per run in the queue part (400)
   --queue-parallel=P        BENCH_QUEUE_PARALLEL       executions the items are split over there (4)
-  --poll-events=N           BENCH_POLL_EVENTS          events in the Timeline Navigation Trigger's window (10000)
+  --poll-events=N           BENCH_POLL_EVENTS          events in the Timeline Navigation Events Trigger's window (10000)
   --poll-new=K              BENCH_POLL_NEW             of them new before each poll (10)
   --polls=P                 BENCH_POLLS                polls per round, each beside one Event → Monitor call (10)
   --only=sends,timeline,polling,webhooks,sandbox,secrets,queue  BENCH_ONLY  parts to run (all; queue:

@@ -2,7 +2,7 @@
  * The "polling" part's n8n, in a process of its own: n8n-core's PollContext and execution engine
  * (the project's n8n-core, the release of the bench's n8n) on the Node the bench's n8n runs on.
  * It loads the built combined package as n8n loads a community package (n8n-core's
- * PackageDirectoryLoader), hosts the Timeline Navigation Trigger as n8n's leader main process
+ * PackageDirectoryLoader), hosts the Timeline Navigation Events Trigger as n8n's leader main process
  * does (tools/shared/poller.ts: activation, scheduled polls, the static data saved when a poll
  * starts the workflow), and runs the action node's Event → Monitor through WorkflowExecute.
  *
@@ -138,7 +138,7 @@ async function start(request: Extract<PollProcessRequest, { kind: 'start' }>): P
 	const poller = hostPollerIn(
 		{ nodeTypes, credentialsHelper },
 		{
-			type: types.timelineNavigationTrigger,
+			type: types.timelineNavigationEventsTrigger,
 			name: request.triggerName,
 			parameters: { event: 'newEvent', location: request.location, lookBackAmount: request.lookBackHours, lookBackUnit: 'hours' },
 			nodeCredentials: { [CREDENTIAL_TYPE]: CREDENTIAL },

@@ -1,5 +1,5 @@
 /**
- * The "polling" part: the Timeline Navigation Trigger's poll over a Look Back window holding N
+ * The "polling" part: the Timeline Navigation Events Trigger's poll over a Look Back window holding N
  * events (10,000), K of them (10) new since the last poll, against its floor, one Event → Monitor
  * call of the action node over the same window (One Item per Event, its default).
  *
@@ -177,7 +177,7 @@ class Window {
  */
 async function checkInN8n(ctx: BenchContext, window: Window, newPerPoll: number) {
 	const { n8n, credentials } = ctx;
-	const id = await n8n.importWorkflow(pollingTriggerWorkflow('Bench polling: Timeline Navigation Trigger', LOCATION, LOOK_BACK_HOURS, credentials.timeline));
+	const id = await n8n.importWorkflow(pollingTriggerWorkflow('Bench polling: Timeline Navigation Events Trigger', LOCATION, LOOK_BACK_HOURS, credentials.timeline));
 	// n8n runs the activation's poll after answering the request: wait for the memory it saves.
 	const activated = async (events: number) =>
 		await waitFor(

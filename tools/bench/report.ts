@@ -122,7 +122,7 @@ export interface BenchResults {
 		memoryBytesPerSavedExecution: number;
 	};
 	sandbox?: Record<string, { requestsPerSecond: number; p50Ms: number; p99Ms: number; allOk: boolean }>;
-	/** The Timeline Navigation Trigger's poll against one Event → Monitor call (polling.ts). */
+	/** The Timeline Navigation Events Trigger's poll against one Event → Monitor call (polling.ts). */
 	polling?: PollingResult;
 	queue?: QueueBenchResult;
 	targets: Array<{ name: string; value: number; met: boolean }>;
@@ -235,7 +235,7 @@ const ranged = (c: PollingResult['poll']) => `${n1(c.minMs)}–${n1(c.maxMs)}`;
 function pollingMarkdown(p: PollingResult, rounds: number): string[] {
 	const kib = (bytes: number) => `${n0(bytes)} bytes (${n1(bytes / 1024)} KiB)`;
 	return [
-		`## Polling: the Timeline Navigation Trigger over ${p.events.toLocaleString('en-US')} events, ${p.newPerPoll} new per poll`,
+		`## Polling: the Timeline Navigation Events Trigger over ${p.events.toLocaleString('en-US')} events, ${p.newPerPoll} new per poll`,
 		'',
 		mdTable(
 			['Call, over the same Look Back window (24 hours)', 'Time, ms (median)', 'Range', 'CPU, ms (median)', 'Checked'],
@@ -410,7 +410,7 @@ export function renderTable(r: BenchResults): string {
 	}
 	if (r.polling) {
 		const p = r.polling;
-		lines.push('', `Polling: Timeline Navigation Trigger, ${p.events} events in the window, ${p.newPerPoll} new per poll; medians of ${p.pollsPerRound} pairs x ${r.config.rounds} rounds (n8n-core on Node ${p.node})`);
+		lines.push('', `Polling: Timeline Navigation Events Trigger, ${p.events} events in the window, ${p.newPerPoll} new per poll; medians of ${p.pollsPerRound} pairs x ${r.config.rounds} rounds (n8n-core on Node ${p.node})`);
 		lines.push(`  ${pad('call', 34)} ${lpad('ms', 7)} ${lpad('range', 12)} ${lpad('CPU ms', 7)}  check`);
 		lines.push(`  ${pad('poll', 34)} ${lpad(n1(p.poll.ms), 7)} ${lpad(ranged(p.poll), 12)} ${lpad(n1(p.poll.cpuMs), 7)}  ${p.allValid ? 'ok' : 'INVALID'}`);
 		lines.push(`  ${pad('Event → Monitor call (the floor)', 34)} ${lpad(n1(p.monitor.ms), 7)} ${lpad(ranged(p.monitor), 12)} ${lpad(n1(p.monitor.cpuMs), 7)}  ${p.allValid ? 'ok' : 'INVALID'}`);

@@ -11,7 +11,7 @@
  *             answering at once), in an n8n with its default settings and in a second one
  *             with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true; every execution counted through
  *             the public API.
- *   Polling   the Timeline Navigation Trigger's poll over 10,000 events, 10 of them new, vs one
+ *   Polling   the Timeline Navigation Events Trigger's poll over 10,000 events, 10 of them new, vs one
  *             Event → Monitor call over the same window, in n8n-core's PollContext and execution
  *             engine in a process of their own; the bytes of its memory in the real n8n's static
  *             data (polling.ts).

@@ -90,7 +90,7 @@ const POLL_OVER_FLOOR = 3;
 /** The memory keeps a 9-character digest per event, grouped by hour. */
 const STATIC_BYTES_PER_EVENT = 10;
 
-/** The Timeline Navigation Trigger's poll against its floor, and its memory's size in static data. */
+/** The Timeline Navigation Events Trigger's poll against its floor, and its memory's size in static data. */
 function pollingTargets(results: BenchResults): void {
 	const p = results.polling;
 	if (!p) return;

@@ -204,11 +204,11 @@ export function triggerWorkflow(name: string, ignoreRepeatedDeliveries: boolean)
 	};
 }
 
-/** The Timeline Navigation Trigger's node name, where n8n keeps its memory and its items. */
-export const POLLING_TRIGGER_NAME = 'Timeline Navigation Trigger';
+/** The Timeline Navigation Events Trigger's node name, where n8n keeps its memory and its items. */
+export const POLLING_TRIGGER_NAME = 'Timeline Navigation Events Trigger';
 
 /**
- * The Timeline Navigation Trigger alone, on New Event at a Location over the last `lookBackHours`.
+ * The Timeline Navigation Events Trigger alone, on New Event at a Location over the last `lookBackHours`.
  * Its Poll Times fire once a year: in the bench it polls only when activated.
  */
 export function pollingTriggerWorkflow(name: string, location: string, lookBackHours: number, credential: StoredCredential): WorkflowJson {

@@ -289,8 +289,21 @@ async function importWorkflow(n8n: N8nClient, json: WorkflowJson): Promise<strin
 	}
 	if (id) {
 		await n8n.api('PUT', `/workflows/${id}`, body);
-		return id;
+	} else {
+		id = String((await n8n.api('POST', '/workflows', body)).body.id);
 	}
-	const res = await n8n.api('POST', '/workflows', body);
-	return res.body.id;
+	await pinDataOf(n8n, id, json.pinData);
+	return id;
+}
+
+/**
+ * A workflow's pinned data, which the public API does not take: set through the REST API the
+ * editor uses (a trigger with pinned data runs with it when "Execute workflow" is clicked).
+ */
+async function pinDataOf(n8n: N8nClient, id: string, pinData: unknown): Promise<void> {
+	const hasPins = (data: unknown) => Boolean(data) && typeof data === 'object' && Object.keys(data as object).length > 0;
+	const pinned = hasPins(pinData) ? pinData : undefined;
+	const current = (await n8n.rest('GET', `/workflows/${id}`)).body;
+	if (!pinned && !hasPins(current.pinData)) return;
+	await n8n.rest('PATCH', `/workflows/${id}`, { pinData: pinned ?? {}, versionId: current.versionId });
 }

@@ -14,7 +14,7 @@ export const PACKAGE_NAME: string = JSON.parse(
 export const NODE_TYPES = {
 	action: `${PACKAGE_NAME}.timelineNavigation`,
 	trigger: `${PACKAGE_NAME}.chatAppMessagingTrigger`,
-	pollingTrigger: `${PACKAGE_NAME}.timelineNavigationTrigger`,
+	pollingTrigger: `${PACKAGE_NAME}.timelineNavigationEventsTrigger`,
 } as const;
 export const CREDENTIAL_TYPES = {
 	timeline: 'timelineNavigationApi',

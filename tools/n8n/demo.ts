@@ -7,12 +7,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import { DemoExamples, STATE_FILE, type ExampleOutcome } from './demoExamples';
 import { EXAMPLE_DATA, seedDemo } from './examples';
 import { wireCredentials, type N8nClient, type StoredCredential, type WorkflowJson } from './client';
 import { NODE_TYPES } from './communityPackage';
 import { portIsFree } from './processes';
 import { ensureRuntime, PROJECT_ROOT, type Log } from './runtime';
-import { SANDBOX_CREDENTIAL_NAMES, sandboxCredentials, webhookHeadersFor } from './sandboxCredentials';
+import { SANDBOX_CREDENTIAL_NAMES, SANDBOX_WEBHOOK_AUTH, sandboxCredentials, webhookHeadersFor } from './sandboxCredentials';
 import { webhookUrlsOf } from './webhooks';
 
 type Sandbox = {
@@ -58,32 +59,52 @@ export function isTriggerWorkflow(json: WorkflowJson): boolean {
 	return json.nodes.some((n) => n.type === NODE_TYPES.trigger);
 }
 
+/** What the log says of an example, after its URL. */
+const OUTCOME_WORDS: Record<ExampleOutcome, string> = {
+	imported: 'imported',
+	updated: 'updated to the current examples/ version (you had not changed it)',
+	unchanged: 'as imported before',
+	kept: 'kept as you changed it',
+};
+
 /**
- * Imports credentials and examples; publishes the first trigger example and points the sandbox
- * at it. Returns its production URL and name.
+ * Imports credentials and examples (keeping the user's changes, see demoExamples.ts); publishes
+ * the first trigger example and points the sandbox at it. Returns its production URL, the
+ * headers the sandbox sends there, its name, and how many examples were kept with changes.
  */
-async function provision(n8n: N8nClient, sandbox: Sandbox, log: Log): Promise<{ webhookTarget?: string; replyWorkflow?: string }> {
+async function provision(
+	n8n: N8nClient,
+	sandbox: Sandbox,
+	log: Log,
+): Promise<{ webhookTarget?: string; webhookHeaders: Record<string, string>; replyWorkflow?: string; kept: string[] }> {
 	const creds: StoredCredential[] = await n8n.importCredentials(sandboxCredentials(sandbox));
 	log(`[start] credentials: ${creds.map((c) => `"${c.name}" (${c.id})`).join(', ')}`);
 
 	const examples = readExamples();
 	if (examples.length === 0) log('[start] examples/ holds no workflow yet: nothing to import');
+	const place = new DemoExamples(n8n.userFolder);
 	let webhookTarget: string | undefined;
 	let replyWorkflow: string | undefined;
 	let webhookHeaders: Record<string, string> = {};
+	const kept: string[] = [];
 	for (const { file, json } of examples) {
-		const id = await n8n.importWorkflow(wireCredentials(json, creds));
-		let note = '';
+		const { id, outcome, newerInExamples } = await place.provision(n8n, file, wireCredentials(json, creds));
+		let note = `, ${OUTCOME_WORDS[outcome]}`;
+		if (outcome === 'kept') {
+			kept.push(`examples/${file}`);
+			if (newerInExamples) note += ` (examples/${file} may differ: delete or rename this workflow and restart to get it)`;
+		}
 		if (isTriggerWorkflow(json) && !webhookTarget) {
 			try {
 				await n8n.activate(id);
+				await place.published(n8n, file);
 				const urls = await webhookUrlsOf(n8n, id);
 				webhookTarget = urls.find((u) => u.nodeType === NODE_TYPES.trigger)?.url;
 				webhookHeaders = webhookHeadersFor(json);
 				replyWorkflow = json.name;
-				note = webhookTarget ? `, active, webhook ${webhookTarget}` : ', active';
+				note += webhookTarget ? `, active, webhook ${webhookTarget}` : ', active';
 			} catch (err) {
-				note = `, could not activate: ${(err as Error).message.split('\n')[0]}`;
+				note += `, could not activate: ${(err as Error).message.split('\n')[0]}`;
 			}
 		}
 		log(`[start] workflow "${json.name}" from examples/${file}: ${n8n.url}/workflow/${id}${note}`);
@@ -93,7 +114,7 @@ async function provision(n8n: N8nClient, sandbox: Sandbox, log: Log): Promise<{ 
 		const h = Object.keys(webhookHeaders);
 		log(`[start] the sandbox sends its webhooks to ${webhookTarget}${h.length ? ` with ${h.join(', ')}` : ''}`);
 	}
-	return { webhookTarget, replyWorkflow };
+	return { webhookTarget, webhookHeaders, replyWorkflow, kept };
 }
 
 export async function runDemo(opts: DemoOptions): Promise<void> {
@@ -163,16 +184,19 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 		starting = opts.startN8n(log, cancelStart.signal);
 		n8n = await starting;
 		const client = n8n.client;
-		const { webhookTarget, replyWorkflow } = await provision(client, sandbox, log);
+		const { webhookTarget, webhookHeaders, replyWorkflow, kept } = await provision(client, sandbox, log);
 
 		const inboundCurl =
 			`curl -s -X POST ${sandbox.url}/_sandbox/inbound -H 'content-type: application/json' ` +
 			`-d '{"from":"${EXAMPLE_DATA.demoPhone}","text":"Hello from the sandbox"}'`;
 		const repliesCurl = `curl -s '${sandbox.url}/_sandbox/requests?method=POST&path=/v1/messages'`;
 		const sandboxUrl = sandbox.url;
-		const pointSandboxAt = (url: string) =>
-			`curl -s -X POST ${sandboxUrl}/_sandbox/webhook -H 'content-type: application/json' -d '{"url":"${url}"}'`;
-		const webhookCurl = pointSandboxAt(`${client.webhookBaseUrl}/<path of your trigger>`);
+		// Each line carries the headers the trigger there checks, or the sandbox's deliveries get 401.
+		const pointSandboxAt = (url: string, headers: Record<string, string>) =>
+			`curl -s -X POST ${sandboxUrl}/_sandbox/webhook -H 'content-type: application/json' -d '${JSON.stringify({ url, headers })}'`;
+		// A trigger of your own: the header of the sandbox's Header Auth credential (ignored by a trigger without authentication).
+		const sandboxSecret = { [SANDBOX_WEBHOOK_AUTH.headerName]: SANDBOX_WEBHOOK_AUTH.secret };
+		const webhookCurl = pointSandboxAt(`${client.webhookBaseUrl}/<path of your trigger>`, sandboxSecret);
 		// "Execute workflow" listens on the Test URL only (n8n's /webhook-test/ twin of /webhook/).
 		const testUrl = `${client.webhookBaseUrl.replace(/\/webhook$/, '/webhook-test')}/<path of your trigger>`;
 		const lines = [
@@ -184,6 +208,13 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 			` sandbox data: ${sandboxData}`,
 			` credentials:  ${Object.values(SANDBOX_CREDENTIAL_NAMES).map((n) => `"${n}"`).join(', ')}`,
 			` node types:   ${Object.values(NODE_TYPES).join(', ')}`,
+			` package:      built from this checkout and installed into the user folder (${path.join(client.userFolder, '.n8n', 'nodes')}), as`,
+			'               npm install there does: n8n loads its nodes, but Settings > Community Nodes lists only the',
+			'               packages n8n installed itself, so it is not listed there (docs/packages.md: both ways)',
+			' examples:     imported; npm start never overwrites one you changed in the editor (it remembers them',
+			`               in ${path.join(client.userFolder, STATE_FILE)}): to get one back as shipped, delete or`,
+			'               rename it in n8n and restart',
+			...(kept.length ? [`               kept as you changed them: ${kept.join(', ')}`] : []),
 			` public API:   ${client.url}/api/v1  (X-N8N-API-KEY: ${client.apiKey})`,
 			...n8n.bannerLines,
 			'',
@@ -193,8 +224,8 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 					`               its production URL:\n   ${webhookCurl}`,
 			' test your own trigger workflow: click "Execute workflow" on it, point the sandbox at the',
 			'   Test URL shown in the trigger (Webhook URLs > Test URL), then simulate an inbound message:',
-			`   ${pointSandboxAt(testUrl)}`,
-			...(webhookTarget ? ['   and back to the published example afterwards:', `   ${pointSandboxAt(webhookTarget)}`] : []),
+			`   ${pointSandboxAt(testUrl, sandboxSecret)}`,
+			...(webhookTarget ? ['   and back to the published example afterwards:', `   ${pointSandboxAt(webhookTarget, webhookHeaders)}`] : []),
 			' simulate an inbound message:',
 			`   ${inboundCurl}`,
 			...(webhookTarget

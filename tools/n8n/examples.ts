@@ -38,13 +38,31 @@ export const EXAMPLE_DATA = {
 	closedWindowPhone: '+15551234567',
 	/** Who the refund example asks (its "Refund Request" node). */
 	managerPhone: '+14155550124',
-	/** The template the refund example sends when the manager's 24-hour window is closed. */
+	/**
+	 * The templates the refund example falls back on when a 24-hour window is closed: the
+	 * manager's question (with the link), and the customer's answer for each outcome.
+	 */
 	templates: [
 		{
 			id: 'approval_request',
 			body: 'Your approval is needed: {{1}}. Answer here: {{2}}',
 			parameters: [{ name: 'request' }, { name: 'link', pattern: '^https?://\\S+$' }],
 		},
+		...(
+			[
+				['refund_approved', 'Hi {{1}}, your refund of {{2}} for order {{3}} is approved. It reaches your account within 5 working days.'],
+				['refund_declined', 'Hi {{1}}, we could not approve the refund of {{2}} for order {{3}}. A colleague will write to you to explain and to find another way.'],
+				['refund_delayed', 'Hi {{1}}, your refund of {{2}} for order {{3}} needs a little longer: a manager decides by tomorrow, and we will write to you then.'],
+			] as const
+		).map(([id, body]) => ({
+			id,
+			body,
+			parameters: [
+				{ name: 'customer name', pattern: '\\p{L}' },
+				{ name: 'amount', pattern: '^\\$[0-9][0-9,]*\\.[0-9]{2}$' },
+				{ name: 'order number', pattern: '^#?[0-9]+$' },
+			],
+		})),
 	],
 	/** Seeded relative to now, so the event-alerts example's "last 24 hours" always holds them. */
 	events: [
@@ -69,7 +87,7 @@ export const EXAMPLE_FILES = {
 	refundApproval: '06-refund-approval.json',
 } as const;
 
-/** The requests the timeline-session example makes, in order. */
+/** The requests the timeline-session example makes, in order, when nothing fails (the last one travels home). */
 export const SESSION_REQUESTS = [
 	'POST /v1/set-anchor',
 	'POST /v1/pause-time',
@@ -77,7 +95,23 @@ export const SESSION_REQUESTS = [
 	'POST /v1/fast-forward',
 	'POST /v1/resume-time',
 	'POST /v1/travels',
+	'POST /v1/travel',
 ] as const;
+
+/**
+ * What example 02 answers a message sent at `timestamp` (ISO 8601), in the workflow's time zone
+ * (n8n's, unless the workflow sets one): as its Luxon format "HH:mm ZZZZ 'on' cccc d LLLL" writes
+ * it in English, and without the name for a number it does not know.
+ */
+export function inboundReplyText(firstName: string | undefined, timestamp: string, timeZone: string): string {
+	const answerBy = new Date(Date.parse(timestamp) + 3600_000);
+	const part = (options: Intl.DateTimeFormatOptions, type: Intl.DateTimeFormatPartTypes) =>
+		new Intl.DateTimeFormat('en-US', { timeZone, ...options }).formatToParts(answerBy).find((p) => p.type === type)!.value;
+	const time = `${part({ hour: '2-digit', hourCycle: 'h23' }, 'hour')}:${part({ minute: '2-digit' }, 'minute').padStart(2, '0')}`;
+	const zone = part({ timeZoneName: 'short' }, 'timeZoneName');
+	const day = `${part({ weekday: 'long' }, 'weekday')} ${part({ day: 'numeric' }, 'day')} ${part({ month: 'long' }, 'month')}`;
+	return `Hi${firstName ? ` ${firstName}` : ''}, thanks for your message. A person will answer by ${time} ${zone} on ${day}.`;
+}
 
 export function readExample(file: string): WorkflowJson {
 	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;

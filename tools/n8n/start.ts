@@ -8,8 +8,9 @@
  * examples/*.json imported (credentials wired). Ctrl-C stops both. (See demo.ts.)
  *
  * The user folder is persistent (.n8n-runtime/user, or $N8N_USER_FOLDER): what you build in the
- * editor survives a restart. The package is re-packed and re-installed on every start; credentials and example
- * workflows are updated in place, never duplicated.
+ * editor survives a restart. The package is re-packed and re-installed on every start; the
+ * credentials are updated in place; an example workflow is imported once, updated while you
+ * have not changed it, and kept as it is once you have (see demoExamples.ts).
  */
 import * as path from 'node:path';
 

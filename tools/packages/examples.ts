@@ -33,7 +33,7 @@ const EDITION_NODES: Record<string, { resources: string[]; types: Record<string,
 		resources: TIMELINE_ACTIONS.resources.map((resource) => resource.value),
 		types: {
 			[COMBINED_ACTION]: `${TIMELINE_NAVIGATION.name}.timelineNavigationService`,
-			[combined('timelineNavigationTrigger')]: `${TIMELINE_NAVIGATION.name}.timelineTrigger`,
+			[combined('timelineNavigationEventsTrigger')]: `${TIMELINE_NAVIGATION.name}.timelineEventsTrigger`,
 		},
 	},
 };

@@ -72,7 +72,7 @@ export const TIMELINE_NAVIGATION: PackageDefinition = {
 	n8n: {
 		n8nNodesApiVersion: 1,
 		credentials: ['dist/credentials/TimelineNavigationApi.credentials.js'],
-		nodes: ['dist/nodes/TimelineNavigationService/TimelineNavigationService.node.js', 'dist/nodes/TimelineTrigger/TimelineTrigger.node.js'],
+		nodes: ['dist/nodes/TimelineNavigationService/TimelineNavigationService.node.js', 'dist/nodes/TimelineEventsTrigger/TimelineEventsTrigger.node.js'],
 	},
 	...editionDocs('n8n-nodes-timeline-navigation-service'),
 };

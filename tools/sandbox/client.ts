@@ -19,6 +19,7 @@ import type {
 	StoredMessage,
 	Template,
 	TemplateSpec,
+	TravellerState,
 	WebhookConfig,
 	WebhookDelivery,
 } from './types';
@@ -151,6 +152,11 @@ export class SandboxClient {
 
 	async clearRequests(): Promise<void> {
 		await this.call('DELETE', '/requests');
+	}
+
+	/** Each timeline key's traveller (paused, current time, location, timeline), keys by index. */
+	async travellers(): Promise<TravellerState[]> {
+		return this.call('GET', '/travellers');
 	}
 
 	async seedEvent(event: SeededEventInput): Promise<SeededEvent> {

@@ -23,6 +23,8 @@ export interface ControlDeps {
 	/** Waits for scheduled deliveries and the webhook queue. */
 	flush: () => Promise<void>;
 	reset: () => void;
+	/** A timeline key's place among the accepted ones (the control surface never shows keys). */
+	timelineKeyIndex: (key: string) => number;
 }
 
 /** One line per endpoint, for the CLI banner and GET /_sandbox. */
@@ -46,6 +48,7 @@ export const CONTROL_ENDPOINTS: Array<{ method: string; path: string; body?: str
 	{ method: 'GET', path: '/_sandbox/clock', purpose: 'sandbox time' },
 	{ method: 'POST', path: '/_sandbox/clock', body: '{"advanceMs":86400000}', purpose: 'move the sandbox clock (or {"set":"2030-01-01T00:00:00Z"})' },
 	{ method: 'POST', path: '/_sandbox/business', body: '{"connected":false}', purpose: 'toggle the business account connection' },
+	{ method: 'GET', path: '/_sandbox/travellers', purpose: 'each timeline key\'s traveller: paused, current time, location, timeline' },
 	{ method: 'POST', path: '/_sandbox/events', body: '{"location":"Rome","time":"2030-01-01T10:00:00Z","description":"..."}', purpose: 'seed an event for GET /v1/monitor-events' },
 	{ method: 'PATCH', path: '/_sandbox/events/{seed_id}', body: '{"time":"2029-12-31T10:00:00Z"}', purpose: 'change a seeded event while n8n runs: time (back-date it), description or location' },
 	{ method: 'DELETE', path: '/_sandbox/events/{seed_id}', purpose: 'remove a seeded event' },
@@ -126,6 +129,7 @@ export function controlRouter(d: ControlDeps): Router<'control'> {
 	});
 
 	add('POST', '/events', (ctx) => ok(d.timeline.seedEvent(ctx.body), 201));
+	add('GET', '/travellers', () => ok(d.timeline.travellers(d.timelineKeyIndex)));
 	add('PATCH', '/events/:seed_id', (ctx) => ok(d.timeline.modifySeededEvent(ctx.params.seed_id, ctx.body)));
 	add('DELETE', '/events/:seed_id', (ctx) => ok(d.timeline.removeSeededEvent(ctx.params.seed_id)));
 

@@ -107,7 +107,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		clock.reset();
 		Object.assign(config, initialConfig);
 	};
-	const control = controlRouter({ clock, faults, requestLog, webhooks, timeline, messaging, config, flush, reset });
+	const timelineKeyIndex = (key: string) => timelineKeys.indexOf(key);
+	const control = controlRouter({ clock, faults, requestLog, webhooks, timeline, messaging, config, flush, reset, timelineKeyIndex });
 
 	const keysFor = (service: Service) => (service === 'timeline' ? timelineKeys : messagingKeys);
 	const serviceName = (service: Service) => (service === 'timeline' ? 'timeline navigation' : 'messaging');

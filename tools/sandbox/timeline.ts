@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { VirtualClock } from './clock';
 import { HttpError, ok, type Reply, type RequestContext, type Router } from './http';
-import type { SandboxConfig, SeededEvent, Service } from './types';
+import type { SandboxConfig, SeededEvent, Service, TravellerState } from './types';
 import {
 	describe,
 	invalid,
@@ -200,6 +200,17 @@ export class TimelineService {
 			this.worlds.set(key, world);
 		}
 		return world;
+	}
+
+	/** Every key's traveller that has made a request, for the control surface (keys named by `keyIndex`). */
+	travellers(keyIndex: (key: string) => number): TravellerState[] {
+		return [...this.worlds].map(([key, { traveller: t }]) => ({
+			keyIndex: keyIndex(key),
+			paused: t.paused,
+			currentTime: isoString(this.current(t)),
+			location: t.location,
+			timelineId: t.timelineId,
+		}));
 	}
 
 	// ---- traveller time -------------------------------------------------------------

@@ -225,6 +225,16 @@ export interface MessageFilter {
 	wait?: boolean;
 }
 
+/** A key's traveller as GET /_sandbox/travellers shows it (the key by its place in the accepted timeline keys). */
+export interface TravellerState {
+	keyIndex: number;
+	paused: boolean;
+	/** The traveller's current time (ISO 8601): the frozen moment while paused. */
+	currentTime: string;
+	location: string;
+	timelineId: string | null;
+}
+
 export interface ClockState {
 	now: string;
 	offsetMs: number;

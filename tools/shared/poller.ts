@@ -29,7 +29,7 @@ import { buildAdditionalDataForTests } from './additionalData';
 import type { HarnessCredentialsHelper } from './credentials';
 
 export interface HostPollerOptions {
-	/** Full node type, such as `n8n-nodes-timeline-navigation.timelineNavigationTrigger`. */
+	/** Full node type, such as `n8n-nodes-timeline-navigation.timelineNavigationEventsTrigger`. */
 	type: string;
 	name?: string;
 	parameters?: INodeParameters;
@@ -80,7 +80,7 @@ export function hostPollerIn({ nodeTypes, credentialsHelper }: PollerHost, optio
 	if (!nodeType.poll) throw new Error(`${options.type} has no poll()`);
 	const node: INode = {
 		id: 'poller',
-		name: options.name ?? 'Timeline Navigation Trigger',
+		name: options.name ?? 'Timeline Navigation Events Trigger',
 		type: options.type,
 		typeVersion: Math.max(...[nodeType.description.version].flat()),
 		position: [0, 0],

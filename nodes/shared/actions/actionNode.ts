@@ -11,6 +11,8 @@ import {
 	type INodeTypeDescription,
 	type IWebhookFunctions,
 	type IWebhookResponseData,
+	type NodeApiError,
+	type NodeOperationError,
 } from 'n8n-workflow';
 import { type ActionNodeEntry, shownNames } from '../catalog';
 import { asNodeError, belowTheFloor, unsupportedOperation } from '../errors';
@@ -20,11 +22,18 @@ import { MAIN_CONNECTION, ON_SUPPORTED_N8N, withFloorNotice } from '../n8nVersio
 import { actionNodeParts } from './description';
 import { type OperationItem, type RegisteredOperation, resourcesOf, type ServiceActions } from './operation';
 
-/** With "Continue On Fail", what a failed item becomes: an output item holding the error. */
-function continueOnFailItem(error: Error & { description?: string | null }, itemIndex: number): INodeExecutionData {
+/**
+ * With "Continue On Fail", what a failed item becomes: an output item holding the error and
+ * what to do about it. With "On Error → Continue (using error output)" the error rides on the
+ * item too: that is how n8n tells an error item of such a node (by its `json` only when it holds
+ * nothing but error, message or details), and it then gives the item `{ error }` beside the
+ * input item's fields, as for its own nodes.
+ */
+function continueOnFailItem(n8n: IExecuteFunctions, error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.description = error.description;
-	return { json, pairedItem: { item: itemIndex } };
+	const toErrorOutput = n8n.getNode().onError === 'continueErrorOutput';
+	return { json, ...(toErrorOutput && { error }), pairedItem: { item: itemIndex } };
 }
 
 /** The operation the node is set to, among the node's own; anything else refused by name. */
@@ -61,7 +70,7 @@ async function route(n8n: IExecuteFunctions, operations: RegisteredOperation[]):
 			return await definition.executeOnce(operationItem(0));
 		} catch (error) {
 			if (!n8n.continueOnFail()) throw asNodeError(n8n, error);
-			return [[continueOnFailItem(asNodeError(n8n, error), 0)]];
+			return [[continueOnFailItem(n8n, asNodeError(n8n, error), 0)]];
 		}
 	}
 
@@ -77,7 +86,7 @@ async function route(n8n: IExecuteFunctions, operations: RegisteredOperation[]):
 				results[index] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: index } }));
 			} catch (error) {
 				if (n8n.continueOnFail()) {
-					results[index] = [continueOnFailItem(asNodeError(n8n, error), index)];
+					results[index] = [continueOnFailItem(n8n, asNodeError(n8n, error), index)];
 				} else {
 					firstError ??= asNodeError(n8n, error);
 				}

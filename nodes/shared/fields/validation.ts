@@ -118,13 +118,26 @@ export function checkE164(value: unknown, normalize: boolean): Checked<string> {
 			);
 }
 
-/** Named placeholders in free-form text: `{first_name}` and the doubled `{{first_name}}`. */
+/** A named placeholder in free-form text: `{first_name}` or the doubled `{{first_name}}`. */
+const PLACEHOLDER = /\{\{?\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}?\}/g;
+
+/** The names of the placeholders in free-form text, each once, in order of appearance. */
 export function findPlaceholders(text: string): string[] {
 	const names = new Set<string>();
-	for (const match of text.matchAll(/\{\{?\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}?\}/g)) {
+	for (const match of text.matchAll(PLACEHOLDER)) {
 		names.add(match[1]);
 	}
 	return [...names];
+}
+
+/**
+ * The text without the placeholders named, each taken out with the spaces before it, so that
+ * "Hi {first_name}, thanks" reads "Hi, thanks".
+ */
+export function removePlaceholders(text: string, names: string[]): string {
+	const removed = new Set(names);
+	const withSpaces = new RegExp(`[ \\t]*${PLACEHOLDER.source}`, 'g');
+	return text.replace(withSpaces, (whole, name: string) => (removed.has(name) ? '' : whole));
 }
 
 export function checkLatitude(value: unknown): Checked<number> {

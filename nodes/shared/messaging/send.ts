@@ -159,9 +159,10 @@ export function windowClosedWords(recipient: string): string {
 
 /**
  * "Fallback to Template" and, when it is on, the template to send instead: `names` are the
- * group's parameter names, `templateHint` describes its Template ID.
+ * group's parameter names, `templateHint` describes its Template ID, `notice` (shown with the
+ * template) says what the template needs.
  */
-export function windowFallbackFields(names: TemplateFieldNames, templateHint: string): INodeProperties[] {
+export function windowFallbackFields(names: TemplateFieldNames, templateHint: string, notice?: INodeProperties): INodeProperties[] {
 	return [
 		{
 			displayName: 'Fallback to Template',
@@ -171,6 +172,7 @@ export function windowFallbackFields(names: TemplateFieldNames, templateHint: st
 			description:
 				"Whether to send an approved template instead when the service refuses the message because the customer's 24-hour window is closed",
 		},
+		...(notice ? [notice] : []),
 		...templateFields(names, templateHint, { [FALLBACK_SWITCH]: [true] }),
 	];
 }

@@ -22,6 +22,10 @@ export interface TemplateFieldNames {
 	array: string;
 	/** The input item's fields that give the template in "Map Automatically" mode (main template only). */
 	inputFields?: { templateId: string; parameters: string };
+	/** The example the Template ID field shows (default an order update). */
+	idPlaceholder?: string;
+	/** Said after what a listed parameter replaces, for a group whose template has a parameter of its own (Send and Wait's link). */
+	parameterHint?: string;
 }
 
 export const TEMPLATE_FIELDS: TemplateFieldNames = {
@@ -50,19 +54,21 @@ const MAX_LISTED_POSITION = 9;
 const LISTED_POSITIONS = Array.from({ length: MAX_LISTED_POSITION }, (_, index) => index + 1);
 const positionName = (position: number) => `placeholder${position}`;
 
-const placeholderOptions = LISTED_POSITIONS.map((position) => ({
-	displayName: `Parameter {{${position}}}`,
-	name: positionName(position),
-	values: [
-		{
-			displayName: `Value of {{${position}}}`,
-			name: 'value',
-			type: 'string' as const,
-			default: '',
-			description: `What replaces {{${position}}} in the template`,
-		},
-	],
-}));
+/** The options of "Parameters": one per position, each saying what it replaces (and `hint`). */
+const placeholderOptions = (hint = '') =>
+	LISTED_POSITIONS.map((position) => ({
+		displayName: `Parameter {{${position}}}`,
+		name: positionName(position),
+		values: [
+			{
+				displayName: `Value of {{${position}}}`,
+				name: 'value',
+				type: 'string' as const,
+				default: '',
+				description: `What replaces {{${position}}} in the template${hint}`,
+			},
+		],
+	}));
 
 /** The fields of one group, built once per group: what the editor shows and errors name. */
 interface GroupFields {
@@ -81,7 +87,7 @@ function groupFields(names: TemplateFieldNames, idDescription: string): GroupFie
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'e.g. order_update',
+			placeholder: names.idPlaceholder ?? 'e.g. order_update',
 			description: idDescription,
 		},
 		input: {
@@ -112,7 +118,7 @@ function groupFields(names: TemplateFieldNames, idDescription: string): GroupFie
 			default: {},
 			description: `The value of each numbered placeholder: add {{1}}, {{2}}, ... without gaps. For more than ${MAX_LISTED_POSITION}, use "From an Array".`,
 			displayOptions: { show: { [names.input]: ['list'] } },
-			options: placeholderOptions,
+			options: placeholderOptions(names.parameterHint),
 		},
 		array: {
 			displayName: `${prefix}Parameters (Array)`,

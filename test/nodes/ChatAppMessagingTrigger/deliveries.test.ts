@@ -4,7 +4,7 @@
 import axios from 'axios';
 import { startSandbox, type Sandbox } from '../../../tools/sandbox/server';
 import { hostTrigger, type HostedTrigger, type HostTriggerOptions } from '../../support/harness';
-import type { WebhookDelivery } from '../../../tools/sandbox/client';
+import type { InboundWebhookPayload, WebhookDelivery } from '../../../tools/sandbox/client';
 
 const CUSTOMER = '+14155550123';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -54,7 +54,7 @@ function statuses(deliveries: WebhookDelivery[]): Array<number | string | undefi
 
 describe('each event type starts the workflow with the payload as it came', () => {
 	it('message.inbound: one item, plus window_open_until 24 hours after its timestamp', async () => {
-		const hosted = await host();
+		const hosted = await host({ workflowId: 'first-inbound' });
 		const payload = await sandbox.client.inbound(CUSTOMER, 'Is my order on its way?');
 		const deliveries = await sandbox.client.flushWebhooks();
 
@@ -64,6 +64,7 @@ describe('each event type starts the workflow with the payload as it came', () =
 		expect(item).toEqual({
 			...payload,
 			window_open_until: new Date(Date.parse(payload.timestamp) + DAY_MS).toISOString(),
+			previous_inbound_at: null,
 		});
 		expect(hosted.calls[0].response.json).toEqual({ received: true, started: true, event_type: 'message.inbound' });
 	});
@@ -83,6 +84,40 @@ describe('each event type starts the workflow with the payload as it came', () =
 		expect(Date.parse(windows[1] as string) - Date.parse(windows[0] as string)).toBeGreaterThanOrEqual(3 * 60 * 60 * 1000);
 		// The sandbox's own view of the window agrees.
 		expect((await sandbox.client.window(CUSTOMER)).closesAt).toBe(windows[1]);
+	});
+
+	it('previous_inbound_at: the same number\'s latest earlier message, in a burst too; null for a new number', async () => {
+		// a workflow of its own: the trigger remembers senders per workflow, for the life of the process
+		const hosted = await host({ workflowId: 'previous-inbound-burst' });
+		const first = await sandbox.client.inbound(CUSTOMER, 'Hello');
+		await sandbox.client.advanceClock(2 * 60 * 60 * 1000);
+		// a burst: five messages posted back to back, as a customer typing quickly
+		const burst: InboundWebhookPayload[] = [];
+		for (const text of ['Are you there?', 'I have a question', 'about order #1042', 'it is late', 'thanks']) {
+			burst.push(await sandbox.client.inbound(CUSTOMER, text));
+		}
+		const other = await sandbox.client.inbound('+15551234567', 'Hi, first time here');
+		await sandbox.client.flushWebhooks();
+
+		const seen = hosted.starts.map((start) => [start.json[0].text, start.json[0].previous_inbound_at]);
+		expect(seen).toEqual([
+			['Hello', null],
+			['Are you there?', first.timestamp],
+			...burst.slice(1).map((message, index) => [message.text, burst[index].timestamp]),
+			['Hi, first time here', null],
+		]);
+		expect(other.from).toBe('+15551234567');
+	});
+
+	it('previous_inbound_at ignores repeated deliveries: a repeat starts nothing and is not an earlier message', async () => {
+		const hosted = await host({ workflowId: 'previous-inbound-repeats' });
+		await sandbox.client.setRepeatDeliveries(2);
+		const first = await sandbox.client.inbound(CUSTOMER, 'Hello');
+		await sandbox.client.setRepeatDeliveries(0);
+		const second = await sandbox.client.inbound(CUSTOMER, 'Hello again');
+		await sandbox.client.flushWebhooks();
+		expect(hosted.starts.map((start) => start.json[0].previous_inbound_at)).toEqual([null, first.timestamp]);
+		expect(second.text).toBe('Hello again');
 	});
 
 	it('message.status: a sent message that is delivered, then read, starts the workflow twice', async () => {

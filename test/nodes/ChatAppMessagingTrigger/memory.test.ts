@@ -11,6 +11,7 @@ import {
 	STORED_MEMORY_KEY,
 	type StoredMemory,
 } from '../../../nodes/shared/messaging/trigger/deliveryMemory';
+import { previousInbound } from '../../../nodes/shared/messaging/trigger/senderMemory';
 import { DIGEST_LENGTH } from '../../../nodes/shared/digest';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -254,5 +255,34 @@ describe('the repeat memory', () => {
 		const broken: IDataObject = { [STORED_MEMORY_KEY]: { gens: [{ t: 'yesterday' }] } };
 		expect(deliveryMemory(broken, undefined).firstDelivery('msg_1||')).toBe(true);
 		expect(deliveryMemory(broken, undefined).firstDelivery('msg_1||')).toBe(false);
+	});
+});
+
+describe('the sender memory (previous_inbound_at)', () => {
+	const owner = (workflowId: string | undefined) => ({ workflowId, nodeName: 'Trigger' });
+	const at = (minutes: number) => new Date(Date.UTC(2030, 0, 1) + minutes * 60_000).toISOString();
+
+	it('answers the latest earlier message of the number, per workflow and node', () => {
+		expect(previousInbound(owner('w1'), '+14155550123', at(0), 0)).toBeNull();
+		expect(previousInbound(owner('w1'), '+14155550123', at(5), 1)).toBe(at(0));
+		expect(previousInbound(owner('w2'), '+14155550123', at(6), 2)).toBeNull();
+		// a late delivery of an older message neither goes back in time nor is the latest
+		expect(previousInbound(owner('w1'), '+14155550123', at(1), 3)).toBe(at(5));
+		expect(previousInbound(owner('w1'), '+14155550123', at(7), 4)).toBe(at(5));
+	});
+
+	it('an unsaved workflow remembers nothing', () => {
+		expect(previousInbound(owner(undefined), '+14155550123', at(0), 0)).toBeNull();
+		expect(previousInbound(owner(undefined), '+14155550123', at(1), 1)).toBeNull();
+	});
+
+	it('forgets a sender after 48 hours, and the least recent beyond 5,000 senders', () => {
+		expect(previousInbound(owner('w3'), '+1000', at(0), 0)).toBeNull();
+		expect(previousInbound(owner('w3'), '+1000', at(1), REMEMBERED_FOR_MS)).toBeNull();
+		const now = REMEMBERED_FOR_MS + 1;
+		for (let i = 0; i <= REMEMBERED; i++) previousInbound(owner('w3'), `+2${i}`, at(2), now);
+		// the first of 5,001 senders is forgotten, the second still known
+		expect(previousInbound(owner('w3'), '+20', at(3), now)).toBeNull();
+		expect(previousInbound(owner('w3'), '+22', at(3), now)).toBe(at(2));
 	});
 });

@@ -146,6 +146,23 @@ describe('Time → Fast-Forward and Rewind', () => {
 		expect(await t.requests()).toEqual([]);
 	});
 
+	it('with On Error → Continue (using error output): failed items leave by the error output, with the error; the others by the first', async () => {
+		await t.sandbox.client.injectFault({ kind: 'status', status: 503, path: '/v1/fast-forward', count: 1 });
+		const result = await t.run(
+			{ resource: 'time', operation: 'fastForward', durationAmount: '={{ $json.amount }}', durationUnit: 'hours', requestOptions: { concurrency: 1 } },
+			[{ amount: 2 }, { amount: 0 }, { amount: 3 }],
+			{ errorOutput: true },
+		);
+		expect(result.node.error).toBeUndefined();
+		const [success, failed] = result.node.outputs;
+		expect(success.map((item) => item.json)).toEqual([{ status: 'Fast-forwarded 3h.', new_time: expect.any(String) }]);
+		expect(failed.map((item) => item.json.error)).toEqual([
+			expect.stringMatching(/^Time → Fast-Forward failed: the service answered HTTP 503/),
+			'Invalid Amount in item 1: got 0, expected a whole number of at least 1',
+		]);
+		expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
 	it('with Continue On Fail: good items reach the service, bad items become error items and send nothing', async () => {
 		const result = await t.run(
 			{ resource: 'time', operation: 'fastForward', durationAmount: '={{ $json.amount }}', durationUnit: 'hours' },

@@ -142,6 +142,8 @@ export interface NodeUnderTest {
 	typeVersion?: number;
 	name?: string;
 	continueOnFail?: boolean;
+	/** "On Error → Continue (using error output)": failed items go to a second output. */
+	errorOutput?: boolean;
 }
 
 /**
@@ -173,6 +175,7 @@ export async function runNode(
 				parameters: node.parameters,
 				credentials: node.credentials,
 				...(node.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+				...(node.errorOutput ? { onError: 'continueErrorOutput' as const } : {}),
 			},
 		],
 		connections: { Input: { main: [[{ node: name, type: 'main', index: 0 }]] } },

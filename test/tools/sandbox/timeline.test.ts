@@ -151,6 +151,20 @@ describe('Group A: travel, pause, resume, fast-forward, rewind', () => {
 		expect((await tl().post('/set-anchor', { timestamp: 'yesterday' })).data.error.field).toBe('timestamp');
 	});
 
+	test('the control surface shows each key\'s traveller: paused, the frozen or flowing time, location, timeline', async () => {
+		expect(await sandbox.client.travellers()).toEqual([]);
+		await frozenAt();
+		expect(await sandbox.client.travellers()).toEqual([{ keyIndex: 0, paused: true, currentTime: T0, location: 'Rome', timelineId: null }]);
+		await tl().post('/resume-time');
+		await sandbox.client.advanceClock(HOUR);
+		const [running] = await sandbox.client.travellers();
+		expect(running).toEqual({ keyIndex: 0, paused: false, currentTime: expect.any(String), location: 'Rome', timelineId: null });
+		// time flows with the sandbox clock (moved an hour) and the wall clock (a few ms)
+		const flowed = Date.parse(running.currentTime) - Date.parse(T0);
+		expect(flowed).toBeGreaterThanOrEqual(HOUR);
+		expect(flowed).toBeLessThan(HOUR + 5000);
+	});
+
 	test('each key has its own traveller', async () => {
 		const other = await startSandbox({ timelineKeys: ['key-a', 'key-b'] });
 		try {

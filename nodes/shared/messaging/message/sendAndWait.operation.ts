@@ -22,7 +22,7 @@ import {
 	templateBody,
 	windowFallbackFields,
 } from '../send';
-import { approvalOptionsField, customFormFields, optionsField, responseTypeField } from '../sendAndWait/description';
+import { approvalOptionsField, customFormFields, optionsField, outputNotices, responseTypeField } from '../sendAndWait/description';
 import type { ReadParameter } from '../sendAndWait/form';
 import { readQuestion } from '../sendAndWait/question';
 import { readWaitTill } from '../sendAndWait/waitTill';
@@ -49,6 +49,17 @@ const QUESTION_TEMPLATE_FIELDS: TemplateFieldNames = {
 	input: 'questionParametersInput',
 	list: 'questionTemplateParameters',
 	array: 'questionTemplateParametersArray',
+	idPlaceholder: 'e.g. approval_request',
+	parameterHint: `. Put ${LINK_TOKEN} in the one that carries the answer link`,
+};
+
+/** Which template the window's fallback needs, before its fields. */
+const fallbackNotice: INodeProperties = {
+	displayName: `Outside the person's 24-hour window the question goes as an approved template instead, and that template needs a parameter for the answer link: write ${LINK_TOKEN} as its value. For example a template "Your approval is needed: {{1}}. Answer here: {{2}}" with {{2}} = ${LINK_TOKEN}.`,
+	name: 'fallbackNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { fallbackToTemplate: [true] } },
 };
 
 /** n8n before SEND_AND_WAIT_FLOOR signs no links; its context then lacks getSignedResumeUrl. */
@@ -126,8 +137,9 @@ export const sendAndWait: PerExecutionOperation = {
 		responseTypeField,
 		approvalOptionsField,
 		...customFormFields,
-		...windowFallbackFields(QUESTION_TEMPLATE_FIELDS, `The approved template to send when the window is closed; one parameter must hold ${LINK_TOKEN}`),
+		...windowFallbackFields(QUESTION_TEMPLATE_FIELDS, `The approved template to send when the window is closed: one with a parameter for the answer link, which gets ${LINK_TOKEN}`, fallbackNotice),
 		optionsField,
+		...outputNotices,
 	],
 	executeOnce: askAndWait,
 };

@@ -4,6 +4,7 @@ import { InputField, invalidInput } from '../../errors';
 import type { Item } from '../../execution';
 import { dataToSendFields, definedBelow } from '../../fields/builders';
 import {
+	fieldLabel,
 	inputFieldValue,
 	isAutoMapped,
 	mappedFrom,
@@ -12,7 +13,7 @@ import {
 	requireString,
 	valueOrInputError,
 } from '../../fields/parameters';
-import { findPlaceholders, parseJsonObject } from '../../fields/validation';
+import { findPlaceholders, parseJsonObject, removePlaceholders } from '../../fields/validation';
 import { freeFormFields, readRecipient, recipientFields, sendFreeForm } from '../send';
 
 const text: INodeProperties = {
@@ -145,9 +146,70 @@ function readInjectedFields(item: Item): IDataObject {
 	return fields;
 }
 
-/** Placeholders in the text that no injected field fills, in order of appearance. */
-function unfilledPlaceholders(text: string, injected: IDataObject): string[] {
-	return findPlaceholders(text).filter((name) => !Object.prototype.hasOwnProperty.call(injected, name));
+// What happens to a placeholder that no injected field fills. The service may fill it from a
+// field stored on the contact, which the node cannot see; a contact without one would read the
+// placeholder in braces. So the choice is the user's, and leaving it to the service stays the default.
+const withoutValue: INodeProperties = {
+	displayName: 'Placeholders Without a Value',
+	name: 'placeholdersWithoutValue',
+	type: 'options',
+	options: [
+		{
+			name: 'Leave Them to the Service',
+			value: 'service',
+			description:
+				'Send the text as written: the service may fill them from fields stored on the contact. A contact without such a field reads the placeholder, braces and all.',
+		},
+		{
+			name: 'Remove Them',
+			value: 'remove',
+			description:
+				'Take each one out with the spaces before it, so "Hi {first_name}, thanks" reads "Hi, thanks". Fields stored on the contact are not used for them.',
+		},
+		{
+			name: 'Stop With an Error',
+			value: 'error',
+			description: 'Fail the item before anything is sent, naming the placeholders',
+		},
+	],
+	default: 'service',
+	description: 'What to do with a placeholder of the text that no injected field fills, or that one fills with empty text',
+};
+
+const unfilledHint = (names: string[]) => names.map((name) => `{${name}}`).join(', ');
+
+/** Placeholders in the text that no injected field fills (with `emptyCounts`, or fills with empty text), in order. */
+function unfilledPlaceholders(text: string, injected: IDataObject, emptyCounts: boolean): string[] {
+	const fills = (name: string) =>
+		Object.prototype.hasOwnProperty.call(injected, name) && !(emptyCounts && String(injected[name]).trim() === '');
+	return findPlaceholders(text).filter((name) => !fills(name));
+}
+
+/**
+ * The text and injected fields to send, and what the output reports of the placeholders, after
+ * the "Placeholders Without a Value" choice; "Stop With an Error" throws here, before sending.
+ */
+function resolvePlaceholders(item: OperationItem, text: string, injected: IDataObject): { text: string; injected: IDataObject; report: IDataObject } {
+	const choice = readChoice(item, withoutValue);
+	if (choice === 'service') {
+		const unfilled = unfilledPlaceholders(text, injected, false);
+		const report: IDataObject = { unfilled_placeholders: unfilled };
+		if (unfilled.length > 0) {
+			report.placeholder_note = `No injected field fills ${unfilledHint(unfilled)}. A field stored on the contact may still fill it on the service side; otherwise the customer sees the placeholder as written.`;
+		}
+		return { text, injected, report };
+	}
+	const unfilled = unfilledPlaceholders(text, injected, true);
+	if (unfilled.length > 0 && choice === 'error') {
+		throw invalidInput(
+			item,
+			fieldLabel(item, textRef),
+			text,
+			`expected a value for ${unfilledHint(unfilled)}: no injected field fills ${unfilled.length > 1 ? 'them' : 'it'} (or one fills it with empty text). Add ${unfilled.length > 1 ? 'them' : 'it'} to the Injected Fields, or change "${withoutValue.displayName}"`,
+		);
+	}
+	const kept = Object.fromEntries(Object.entries(injected).filter(([name]) => !unfilled.includes(name)));
+	return { text: removePlaceholders(text, unfilled), injected: kept, report: { unfilled_placeholders: [], removed_placeholders: unfilled } };
 }
 
 export const sendText: OperationDefinition = {
@@ -159,19 +221,14 @@ export const sendText: OperationDefinition = {
 		...dataToSendFields({ required: ['to', 'text'], optional: ['injected_fields'] }),
 		...recipientFields({ withDataToSend: true }),
 		...definedBelow([text, inputMode, pairs, json]),
+		withoutValue,
 		...freeFormFields(),
 	],
 	async execute(item: OperationItem) {
 		const to = readRecipient(item);
-		const message = requireString(item, textRef);
-		const injected = readInjectedFields(item);
+		const { text: message, injected, report } = resolvePlaceholders(item, requireString(item, textRef), readInjectedFields(item));
 		const payload: IDataObject = { message_type: 'text', text: message };
 		if (Object.keys(injected).length > 0) payload.injected_fields = injected;
-		const unfilled = unfilledPlaceholders(message, injected);
-		const report: IDataObject = { unfilled_placeholders: unfilled };
-		if (unfilled.length > 0) {
-			report.placeholder_note = `No injected field fills ${unfilled.map((name) => `{${name}}`).join(', ')}. A field stored on the contact may still fill it on the service side; otherwise the customer sees the placeholder as written.`;
-		}
 		return await sendFreeForm(item, to, payload, report);
 	},
 };

@@ -43,12 +43,22 @@ export const responseTypeField: INodeProperties = {
 export const DEFAULT_APPROVE_LABEL = 'Approve';
 export const DEFAULT_DISAPPROVE_LABEL = 'Decline';
 
+/**
+ * Both buttons unless the workflow says otherwise, also when Approval Options was never added:
+ * a person asked for approval may well say no.
+ */
+export const DEFAULT_APPROVAL_TYPE = 'double';
+
 export const approvalOptionsField: INodeProperties = {
 	displayName: 'Approval Options',
 	name: 'approvalOptions',
 	type: 'fixedCollection',
 	placeholder: 'Add Option',
+	// Empty: n8n-workflow cannot fill a missing single-value fixedCollection from a non-empty
+	// default (getNodeParameters reads the saved value's entry and throws). The buttons without
+	// options are DEFAULT_APPROVAL_TYPE's, and the notice below says so.
 	default: {},
+	description: 'The buttons on the page: Approve and Decline unless you change them here',
 	displayOptions: { show: { responseType: ['approval'] } },
 	options: [
 		{
@@ -63,7 +73,7 @@ export const approvalOptionsField: INodeProperties = {
 						{ name: 'Approve Only', value: 'single' },
 						{ name: 'Approve and Disapprove', value: 'double' },
 					],
-					default: 'single',
+					default: DEFAULT_APPROVAL_TYPE,
 				},
 				{
 					displayName: 'Approve Button Label',
@@ -84,6 +94,25 @@ export const approvalOptionsField: INodeProperties = {
 };
 
 export const customFormFields: INodeProperties[] = shownOnlyWhen({ responseType: ['customForm'] }, formDefinitionFields);
+
+/** What the answer item holds, per response type, as n8n's own Send and Wait nodes output it. */
+const ANSWER_SHAPES: Record<ResponseType, string> = {
+	approval: '{ "data": { "approved": true or false, "respondedAt": the date and time } }',
+	freeText: '{ "data": { "text": the answer, "respondedAt": the date and time } }',
+	customForm: '{ "data": { each field by its label: its value, "respondedAt": the date and time } }',
+};
+
+/**
+ * The output, said in the node before it runs: the answer's shape, the time-out's, and how the
+ * next node reaches the person who wrote in.
+ */
+export const outputNotices: INodeProperties[] = RESPONSE_TYPES.map((responseType) => ({
+	displayName: `${responseType === 'approval' ? 'The page offers Approve and Decline (Approval Options changes them). ' : ''}Output: one item, ${ANSWER_SHAPES[responseType]}. If nobody answers within Limit Wait Time, the input items go on unchanged, without data. To reply to the person the workflow started for, turn on Options → Include Input Fields (then {{ $json.from }}), or refer to the trigger: {{ $('On Inbound Message').item.json.from }}.`,
+	name: `outputNotice_${responseType}`,
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { responseType: [responseType] } },
+}));
 
 const limitWaitTime: INodeProperties = {
 	displayName: 'Limit Wait Time',
@@ -144,6 +173,14 @@ export const optionsField: INodeProperties = {
 	placeholder: 'Add Option',
 	default: {},
 	options: [
+		{
+			displayName: 'Include Input Fields',
+			name: 'includeInputFields',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the answer item also holds the fields of the item the question was sent for (the first input item), beside data, so that the next node finds the number to reply to on the item itself. A field named data is replaced by the answer.',
+		},
 		{
 			displayName: 'Link Label',
 			name: 'messageButtonLabel',

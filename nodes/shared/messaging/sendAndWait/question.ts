@@ -1,7 +1,7 @@
 // The question as the node's fields describe it. Read twice, with the same values: when the
 // message is sent (to check everything before anything goes out) and when the link is opened
 // (n8n evaluates the fields again then, against the same input item).
-import { DEFAULT_APPROVE_LABEL, DEFAULT_DISAPPROVE_LABEL, RESPONSE_TYPES, type ResponseType } from './description';
+import { DEFAULT_APPROVAL_TYPE, DEFAULT_APPROVE_LABEL, DEFAULT_DISAPPROVE_LABEL, RESPONSE_TYPES, type ResponseType } from './description';
 import { type FormField, type FormProblem, readFormDefinition, type ReadParameter } from './form';
 
 export interface Question {
@@ -35,7 +35,7 @@ export function readQuestion(read: ReadParameter): { ok: true; question: Questio
 	}
 	const message = text(read('message', '')).trim();
 	const approval = (read('approvalOptions.values', {}) ?? {}) as Record<string, unknown>;
-	const offersDecline = approval.approvalType === 'double';
+	const offersDecline = (approval.approvalType ?? DEFAULT_APPROVAL_TYPE) === 'double';
 	const approveLabel = labelOr(approval.approveLabel, DEFAULT_APPROVE_LABEL);
 	const disapproveLabel = labelOr(approval.disapproveLabel, DEFAULT_DISAPPROVE_LABEL);
 	const options = (read('options', {}) ?? {}) as Record<string, unknown>;

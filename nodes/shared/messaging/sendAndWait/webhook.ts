@@ -39,6 +39,8 @@ function submittedValues(body: unknown): Submitted {
 	return submitted;
 }
 
+const isObject = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** A field that takes one value: the first, if it was sent more than once. */
 const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
@@ -78,7 +80,10 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 		if ('retry' in answer) {
 			return respond(this, questionPage(question, { submitted, problems: answer.problems, notice: answer.retry }));
 		}
-		const output = { data: { ...answer.data, respondedAt: new Date().toISOString() } };
+		const data = { ...answer.data, respondedAt: new Date().toISOString() };
+		// Options → Include Input Fields: the item the question was sent for, as the waiting node's input ($json).
+		const input = this.getNodeParameter('options.includeInputFields', false) === true ? this.evaluateExpression('{{ $json }}', 0) : undefined;
+		const output = isObject(input) ? { ...input, data } : { data };
 		return { ...respond(this, recordedPage(answer.recorded)), workflowData: [[{ json: output }]] };
 	} catch (error) {
 		return respond(this, unavailablePage(`The workflow could not show this question (${(error as Error).message}).`));

@@ -1,4 +1,4 @@
-// The Timeline Navigation Trigger's fields. n8n adds Poll Times (how often it asks) itself.
+// The Timeline Navigation Events Trigger's fields. n8n adds Poll Times (how often it asks) itself.
 import type { INodeProperties } from 'n8n-workflow';
 import { shownOnlyWhen } from '../../fields/builders';
 import { DURATION_UNIT_OPTIONS } from '../../fields/duration';

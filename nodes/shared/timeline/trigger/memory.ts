@@ -1,4 +1,4 @@
-// What the Timeline Navigation Trigger has already seen, kept in the node's workflow static data.
+// What the Timeline Navigation Events Trigger has already seen, kept in the node's workflow static data.
 //
 // The service gives monitored events and anomalies no ID, so a thing is known by its content: the
 // digest (../../digest.ts) of its fields, keys sorted and its time normalised. An event changed by

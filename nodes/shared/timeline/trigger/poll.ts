@@ -1,4 +1,4 @@
-// One poll of the Timeline Navigation Trigger: ask the service what is there now, compare it with
+// One poll of the Timeline Navigation Events Trigger: ask the service what is there now, compare it with
 // what was seen (./memory.ts), and start the workflow once for each new event or anomaly.
 //
 // What keeps every new thing to exactly one execution, where n8n's own pollers have slipped:

@@ -1,4 +1,4 @@
-// The Timeline Navigation Trigger, from one definition for both packages that ship it: a polling
+// The Timeline Navigation Events Trigger, from one definition for both packages that ship it: a polling
 // trigger (n8n adds Poll Times and calls `poll` on that schedule, on the leader main process
 // only) that starts the workflow once for each new event at a location or new anomaly in a
 // timeline (./poll.ts). Each trigger node class is this class given its catalog entry.

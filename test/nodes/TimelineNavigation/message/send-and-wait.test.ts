@@ -92,7 +92,7 @@ describe('the question', () => {
 		const { execution, link } = await ask({}, [{ order: '#1042' }, { order: '#1043' }, { order: '#1044' }]);
 
 		expect(await sentBodies()).toEqual([
-			{ channel: 'chatapp', to: CUSTOMER, message_type: 'text', text: `Refund $120 for order #1042?\n\nApprove: ${link}` },
+			{ channel: 'chatapp', to: CUSTOMER, message_type: 'text', text: `Refund $120 for order #1042?\n\nApprove or Decline: ${link}` },
 		]);
 		expect(link).toMatch(new RegExp(`^${waiting.baseUrl}/${execution.id}/${ASK_NODE_ID}\\?signature=[0-9a-f]{64}$`));
 		expect(execution.status()).toBe('waiting');
@@ -295,7 +295,7 @@ describe('the link', () => {
 			{ amount: '$5', order: '#1043' },
 		]);
 
-		expect((await sentBodies())[0].text).toBe(`Refund $120 for #1042?\n\nApprove: ${asked.link}`);
+		expect((await sentBodies())[0].text).toBe(`Refund $120 for #1042?\n\nApprove or Decline: ${asked.link}`);
 		expect((await waiting.request(asked.link)).text).toContain('<p class="question">Refund $120 for #1042?</p>');
 	});
 });
@@ -312,6 +312,35 @@ describe('the answer', () => {
 		expect(out).toEqual({ data: { approved: true, respondedAt: expect.any(String) } });
 		expect(Math.abs(Date.parse((out.data as IDataObject).respondedAt as string) - Date.now())).toBeLessThan(60_000);
 		expect(asked.execution.json('After')).toEqual([{ after: true }]);
+	});
+
+	it('without Approval Options the page offers both buttons, and Decline gives approved false', async () => {
+		const asked = await ask();
+
+		const shown = await waiting.request(asked.link);
+		expect(shown.text).toMatch(/<button[^>]*value="approve"[^>]*>Approve<\/button>/);
+		expect(shown.text).toMatch(/<button[^>]*value="decline"[^>]*>Decline<\/button>/);
+		const page = await answerAndSettle(asked, { answer: 'decline' });
+		expect(page.text).toContain('Your answer was recorded: Decline.');
+		expect(asked.execution.json('Ask')).toEqual([{ data: { approved: false, respondedAt: expect.any(String) } }]);
+	});
+
+	it('Approve Only: the page offers one button', async () => {
+		const asked = await ask({ approvalOptions: { values: { approvalType: 'single' } } });
+		const shown = await waiting.request(asked.link);
+		expect(shown.text).toMatch(/value="approve"/);
+		expect(shown.text).not.toMatch(/value="decline"/);
+	});
+
+	it('Include Input Fields: the answer item keeps the fields of the item the question was sent for, beside data', async () => {
+		const asked = await ask({ options: { includeInputFields: true } }, [
+			{ from: '+14155550177', order: '#1042', data: 'replaced by the answer' },
+			{ from: '+14155550188', order: '#2000' },
+		]);
+		await answerAndSettle(asked, { answer: 'approve' });
+		expect(asked.execution.json('Ask')).toEqual([
+			{ from: '+14155550177', order: '#1042', data: { approved: true, respondedAt: expect.any(String) } },
+		]);
 	});
 
 	it('disapprove: the execution goes on with approved false', async () => {
@@ -331,11 +360,11 @@ describe('the answer', () => {
 	});
 
 	it.each([
-		['decline when only approving is offered', { answer: 'decline' }],
-		['no button', {}],
-		['an unknown answer', { answer: 'maybe' }],
-	])('approval with %s shows the page again and keeps waiting', async (_what, form) => {
-		const asked = await ask();
+		['decline when only approving is offered', { answer: 'decline' }, { approvalOptions: { values: { approvalType: 'single' } } }],
+		['no button', {}, {}],
+		['an unknown answer', { answer: 'maybe' }, {}],
+	])('approval with %s shows the page again and keeps waiting', async (_what, form, parameters) => {
+		const asked = await ask(parameters);
 
 		const page = await answerAndSettle(asked, form);
 		expect(page.status).toBe(422);

@@ -176,6 +176,73 @@ describe('Send Text', () => {
 		expect(stored.text).toBe('Hi Ada, code {code} at Downtown.');
 	});
 
+	describe('Placeholders Without a Value', () => {
+		const greeting = (firstName: string | undefined, choice: string) =>
+			ctx.run(
+				{
+					operation: 'sendText',
+					to: CUSTOMER,
+					text: 'Hi {first_name}, thanks for your message about {{ topic }}.',
+					injectedFieldsInput: 'pairs',
+					injectedFields: { field: [{ name: 'first_name', value: '={{ $json.first_name ?? "" }}' }, { name: 'topic', value: 'your refund' }] },
+					placeholdersWithoutValue: choice,
+				},
+				[firstName === undefined ? {} : { first_name: firstName }],
+			);
+
+		it('Remove Them: an empty injected field takes its placeholder out with the space before it; the customer reads no braces', async () => {
+			const result = await greeting(undefined, 'remove');
+			expect(result.error).toBeUndefined();
+			expect(await ctx.sentBodies()).toEqual([
+				{
+					channel: 'chatapp',
+					to: CUSTOMER,
+					message_type: 'text',
+					text: 'Hi, thanks for your message about {{ topic }}.',
+					injected_fields: { topic: 'your refund' },
+				},
+			]);
+			const [out] = result.output;
+			expect(out).toMatchObject({ unfilled_placeholders: [], removed_placeholders: ['first_name'] });
+			const stored = await ctx.sandbox.client.message(out.message_id as string);
+			expect(stored.text).toBe('Hi, thanks for your message about your refund.');
+		});
+
+		it('Remove Them: a filled placeholder stays and is filled', async () => {
+			const result = await greeting('Ada', 'remove');
+			const stored = await ctx.sandbox.client.message(result.output[0].message_id as string);
+			expect(stored.text).toBe('Hi Ada, thanks for your message about your refund.');
+			expect(result.output[0].removed_placeholders).toEqual([]);
+		});
+
+		it('Remove Them: a placeholder no injected field names is removed too, even if the contact has the field', async () => {
+			await ctx.sandbox.client.seedContact(CUSTOMER, { store: 'Downtown' });
+			const result = await ctx.run({ operation: 'sendText', to: CUSTOMER, text: 'See you at {store} {{ store }}!', placeholdersWithoutValue: 'remove' });
+			expect((await ctx.sentBodies())[0]).toEqual({ channel: 'chatapp', to: CUSTOMER, message_type: 'text', text: 'See you at!' });
+			expect(result.output[0].removed_placeholders).toEqual(['store']);
+		});
+
+		it('Stop With an Error: fails before anything is sent, naming the placeholder and the item', async () => {
+			const result = await greeting('  ', 'error');
+			expect(result.node.error?.message).toBe(
+				'Invalid Text in item 0: got "Hi {first_name}, thanks for your message about {{ topic }}.", expected a value for {first_name}: no injected field fills it (or one fills it with empty text). Add it to the Injected Fields, or change "Placeholders Without a Value"',
+			);
+			expect(await ctx.sentBodies()).toEqual([]);
+		});
+
+		it('Leave Them to the Service (the default): an empty injected field is sent as given', async () => {
+			const result = await greeting(undefined, 'service');
+			expect((await ctx.sentBodies())[0].injected_fields).toEqual({ first_name: '', topic: 'your refund' });
+			expect(result.output[0].unfilled_placeholders).toEqual([]);
+		});
+
+		it('refuses a choice the field does not offer, by name', async () => {
+			const result = await greeting('Ada', 'blank');
+			expect(result.node.error?.message).toMatch(/^Invalid Placeholders Without a Value in item 0: got "blank"/);
+			expect(await ctx.sentBodies()).toEqual([]);
+		});
+	});
+
 	it('takes injected fields from a JSON object produced by an expression', async () => {
 		const result = await ctx.run(
 			{

@@ -1,4 +1,4 @@
-// The Timeline Navigation Trigger's promise, poll by poll, in n8n-core's PollContext against the
+// The Timeline Navigation Events Trigger's promise, poll by poll, in n8n-core's PollContext against the
 // sandbox over HTTP (test/support/harness/poll.ts runs the polls and saves static data as n8n's
 // leader main process does): every new event or anomaly starts the workflow exactly once, across
 // polls, restarts (also after polls that found nothing) and failed polls; the first activation
@@ -8,7 +8,7 @@ import { MEMORY_KEY } from '../../../nodes/shared/timeline/trigger/memory';
 import { hostPoller, type HostedPoller } from '../../support/harness/poll';
 import { credentialsFor, useSandbox } from '../../support/node-support';
 
-const TRIGGER = 'n8n-nodes-timeline-navigation.timelineNavigationTrigger';
+const TRIGGER = 'n8n-nodes-timeline-navigation.timelineNavigationEventsTrigger';
 const t = useSandbox();
 
 const HOUR = 60 * 60 * 1000;

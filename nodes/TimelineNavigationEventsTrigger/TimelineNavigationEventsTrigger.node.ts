@@ -2,8 +2,8 @@ import { TIMELINE_TRIGGERS } from '../shared/catalog';
 import { TimelinePollingTrigger } from '../shared/timeline/trigger/trigger';
 
 /** The combined package's timeline trigger: new events and anomalies, by polling. */
-export class TimelineNavigationTrigger extends TimelinePollingTrigger {
+export class TimelineNavigationEventsTrigger extends TimelinePollingTrigger {
 	constructor() {
-		super(TIMELINE_TRIGGERS.timelineNavigationTrigger);
+		super(TIMELINE_TRIGGERS.timelineNavigationEventsTrigger);
 	}
 }
