@@ -121,11 +121,14 @@ describe('every example runs on a worker', () => {
 		}
 		const sends = await sandbox.requests({ method: 'POST', path: '/v1/messages' });
 		expect(sends.map((request) => (request.body as any).template.parameters[2])).toEqual(['A new lighthouse keeper']);
-		// One poller: two processes polling on their own would ask twice within a minute.
+		// One poller: two processes polling on their own would ask twice within a minute. The first
+		// poll is n8n's check at activation, which may fall just before the first scheduled one.
 		const times = (await polls()).map((request) => Date.parse(request.time));
 		const gaps = times.slice(1).map((time, index) => time - times[index]);
-		expect(gaps.every((gap) => gap > 45_000)).toBe(true);
 		log(`[e2e-queue] event alerts: ${times.length} polls, gaps ${gaps.map((gap) => `${Math.round(gap / 1000)} s`).join(', ')}`);
+		const scheduledGaps = gaps.slice(1);
+		expect(scheduledGaps.length).toBeGreaterThan(0);
+		expect(scheduledGaps.filter((gap) => gap <= 45_000)).toEqual([]);
 	});
 
 	test('delivery tracking: the template is sent, then Get Status answers delivered', async () => {
