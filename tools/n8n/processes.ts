@@ -30,18 +30,19 @@ export async function portIsFree(port: number): Promise<boolean> {
 /** A timer that does not keep the process alive (for races against a process exit). */
 export const unrefSleep = (ms: number) => sleep(ms, undefined, { ref: false });
 
-/** Whether any live (non-zombie) process is in the process group (Linux /proc). */
-export function groupAlive(pgid: number): boolean {
+/** Whether a process (or, with `group`, any process of that group) is alive and not a zombie. */
+export function processAlive(id: number, { group = false } = {}): boolean {
+	try {
+		process.kill(group ? -id : id, 0);
+	} catch (err) {
+		if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+	}
+	// kill(0) also succeeds for zombies (an orphan's parent may never reap it): ask /proc.
 	let entries: string[];
 	try {
 		entries = fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e));
 	} catch {
-		try {
-			process.kill(-pgid, 0);
-			return true;
-		} catch {
-			return false;
-		}
+		return true; // no /proc: trust kill(0)
 	}
 	for (const e of entries) {
 		let stat: string;
@@ -52,7 +53,11 @@ export function groupAlive(pgid: number): boolean {
 		}
 		// pid (comm) state ppid pgrp ...; comm may contain spaces and parentheses
 		const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-		if (Number(rest[2]) === pgid && rest[0] !== 'Z') return true;
+		const matches = group ? Number(rest[2]) === id : Number(e) === id;
+		if (matches && rest[0] !== 'Z') return true;
 	}
 	return false;
 }
+
+/** Whether any live (non-zombie) process is in the process group. */
+export const groupAlive = (pgid: number): boolean => processAlive(pgid, { group: true });

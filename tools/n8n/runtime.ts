@@ -26,6 +26,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { groupAlive, processAlive } from './processes';
 import { MATRIX } from './versions';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -423,33 +424,6 @@ function npmCommand(): string {
 	return 'npm';
 }
 
-/** Whether a process (or, with `group`, any process of that group) is alive and not a zombie. */
-function pidAlive(id: number, group = false): boolean {
-	try {
-		process.kill(group ? -id : id, 0);
-	} catch (err) {
-		if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-	}
-	// kill(0) also succeeds for zombies (an orphan's parent may never reap it): ask /proc.
-	try {
-		for (const e of fs.readdirSync('/proc')) {
-			if (!/^\d+$/.test(e)) continue;
-			let stat: string;
-			try {
-				stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
-			} catch {
-				continue;
-			}
-			const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			const matches = group ? Number(f[2]) === id : Number(e) === id;
-			if (matches && f[0] !== 'Z') return true;
-		}
-		return false;
-	} catch {
-		return true; // no /proc: trust kill(0)
-	}
-}
-
 interface LockContent {
 	pid: number;
 	/** Process group of the npm command running for the lock holder. */
@@ -471,7 +445,7 @@ function recordChild(lockFile: string, child: number | undefined): void {
 }
 
 function stopOrphan(pgid: number, log: Log): void {
-	if (!pidAlive(pgid, true)) return;
+	if (!groupAlive(pgid)) return;
 	log(`[n8n-runtime] stopping an npm left running by an interrupted install (process group ${pgid})`);
 	for (const [sig, waitMs] of [['SIGTERM', 10000], ['SIGKILL', 5000]] as const) {
 		try {
@@ -480,8 +454,8 @@ function stopOrphan(pgid: number, log: Log): void {
 			return;
 		}
 		const deadline = Date.now() + waitMs;
-		while (pidAlive(pgid, true) && Date.now() < deadline) spawnSync('sleep', ['0.2']);
-		if (!pidAlive(pgid, true)) return;
+		while (groupAlive(pgid) && Date.now() < deadline) spawnSync('sleep', ['0.2']);
+		if (!groupAlive(pgid)) return;
 	}
 }
 
@@ -499,7 +473,7 @@ export async function acquireLock(lockFile: string, log: Log): Promise<() => voi
 		} catch (err) {
 			if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
 			const holder = readLock(lockFile);
-			if (!holder?.pid || !pidAlive(holder.pid)) {
+			if (!holder?.pid || !processAlive(holder.pid)) {
 				log(`[n8n-runtime] an earlier install (pid ${holder?.pid ?? '?'}) was interrupted; recovering`);
 				if (holder?.child) stopOrphan(holder.child, log);
 				fs.rmSync(lockFile, { force: true });
