@@ -35,7 +35,7 @@ beforeAll(async () => {
 	workflowId = await n8n.importWorkflow(wireCredentials({ ...example, name: `${example.name} (a month)` }, creds));
 	await n8n.activate(workflowId);
 	const url = (await webhookUrlsOf(n8n, workflowId)).find((u) => u.nodeType === NODE_TYPES.trigger)!.url;
-	await sandbox.setWebhook(url, webhookHeadersFor(readExample(EXAMPLE_FILES.inboundReply)));
+	await sandbox.setWebhook(url, webhookHeadersFor(example));
 	// the workflow sets no time zone: n8n's own
 	timeZone = (await n8n.rest('GET', '/settings')).body.timezone;
 });
