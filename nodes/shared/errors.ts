@@ -10,7 +10,7 @@
 // - `unsupportedOperation`, `needsNewerN8n`, `belowTheFloor`: what the node cannot do here;
 // - `asNodeError`: anything else thrown, as an error n8n shows with the node's name.
 // The words that depend on HTTP (hints per status, network failures) live in transport.ts.
-import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type Failure, type INode, type JsonObject } from 'n8n-workflow';
 import { N8N_FLOOR } from './n8nVersion';
 
 /** Anything that knows its node: the execute, load-options, poll and webhook contexts. */
@@ -77,6 +77,8 @@ interface ServiceErrorParts {
 	status?: number;
 	/** The service's own words, when its answer held any (keys already blanked out). */
 	serviceMessage?: string;
+	/** Why, as n8n's poll scheduler reads it to back off (n8n 2.41+; older n8n ignores it). */
+	failure?: Failure;
 }
 
 export class ServiceError extends NodeApiError {
@@ -85,13 +87,14 @@ export class ServiceError extends NodeApiError {
 	readonly serviceMessage?: string;
 
 	constructor(node: INode, itemIndex: number, parts: ServiceErrorParts) {
-		const { message, description, status } = parts;
+		const { message, description, status, failure } = parts;
 		// Built from plain values only: the raw HTTP error carries the request headers, bearer key included.
 		super(node, { message, description } as JsonObject, {
 			message,
 			description,
 			httpCode: status === undefined ? undefined : String(status),
 			itemIndex,
+			failure,
 		});
 		// n8n names errors by class in the editor and in stored executions: keep its name.
 		this.name = 'NodeApiError';
@@ -127,6 +130,7 @@ export interface ServiceFailure {
 	description: string;
 	status?: number;
 	serviceMessage?: string;
+	failure?: Failure;
 }
 
 /** "<Resource> → <Operation> failed: <what happened>", with the status and the service's words. */
@@ -137,6 +141,7 @@ export function serviceFailure(operation: OperationPlace, failure: ServiceFailur
 		description,
 		status,
 		serviceMessage,
+		failure: failure.failure,
 	});
 }
 

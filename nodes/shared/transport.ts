@@ -1,11 +1,9 @@
-// The one way the node talks to a service: n8n's authenticated request helper, the credential
-// read once per execution, 429 retried after Retry-After, and every failure turned into a
-// ServiceError carrying the status and the service's own words.
 // The one way the nodes talk to a service: n8n's authenticated request helper with the run's
 // credential, 429 retried after Retry-After, and every failure turned into a ServiceError
 // carrying the status and the service's own words.
 import {
 	sleep,
+	type Failure as Cause,
 	type IDataObject,
 	type IHttpRequestMethods,
 	type IHttpRequestOptions,
@@ -29,6 +27,17 @@ export interface RequestSettings {
 	timeout: number;
 	maxRetries: number;
 	maxRetryWait: number;
+	/** The field these come from, named in hints ("Request Options"); none where the defaults apply (a poll, a list search). */
+	field?: string;
+	/** When the request, its 429 waits included, must be over: a poll's time under n8n's scheduler. */
+	deadline?: Deadline;
+}
+
+export interface Deadline {
+	/** Milliseconds since the epoch. */
+	at: number;
+	/** Whose limit it is, as errors name it: "the 36 s n8n gives a poll". */
+	what: string;
 }
 
 /** Who asks: the run (and so the credential), the item, the operation as errors name it, the service. */
@@ -129,10 +138,10 @@ function hintFor(status: number | undefined, service: Service): string {
 	return '';
 }
 
+const isTimeout = (code: string | undefined) => code === 'ECONNABORTED' || code === 'ETIMEDOUT';
+
 function networkMessage(code: string | undefined): string {
-	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') {
-		return 'no answer within the timeout (the request may still have been acted on; raise "Timeout" in Request Options if the service is slow)';
-	}
+	if (isTimeout(code)) return 'no answer within the timeout (the request may still have been acted on)';
 	if (code === 'ECONNRESET' || code === 'EPIPE') {
 		return 'the connection was closed before an answer arrived (the request may or may not have been acted on)';
 	}
@@ -170,7 +179,19 @@ function serviceError(
 		description: [hintFor(failure.status, scope.service), extra].filter(Boolean).join(' '),
 		status: failure.status,
 		serviceMessage,
+		failure: causeOf(failure),
 	});
+}
+
+/** Why it failed, in the words n8n's poll scheduler backs off by: a wait helps, or someone must act. */
+function causeOf({ status, headers, code }: Failure): Cause | undefined {
+	if (status === 429) {
+		const seconds = parseRetryAfter(headers['retry-after']);
+		return { cause: 'rate-limited', ...(seconds !== undefined && { retryAfterMs: seconds * 1000 }) };
+	}
+	if (status === 401) return { cause: 'credential-invalid' };
+	if ((status === undefined && code !== 'INVALID_JSON') || (status !== undefined && status >= 500)) return { cause: 'temporarily-unavailable' };
+	return undefined;
 }
 
 /** Parses what the service sent back; an answer that is not JSON is an error, not data. */
@@ -206,7 +227,6 @@ export async function request(scope: RequestScope, ask: ServiceRequest): Promise
 		method: ask.method,
 		url: `${baseUrl}${ask.path}`,
 		json: true,
-		timeout: settings.timeout,
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
 	};
@@ -214,27 +234,39 @@ export async function request(scope: RequestScope, ask: ServiceRequest): Promise
 	if (ask.qs !== undefined) options.qs = ask.qs;
 
 	const n8n = execution.n8n;
+	const { deadline } = settings;
+	const timeLeft = () => (deadline ? deadline.at - Date.now() : Infinity);
 	for (let attempt = 0; ; attempt++) {
+		// Within a deadline, the request gets what is left of it (at least a second).
+		const timeout = Math.max(1000, Math.min(settings.timeout, timeLeft()));
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await n8n.helpers.httpRequestWithAuthentication.call(n8n, SERVICES[service].credentialType, options, {
+			response = (await n8n.helpers.httpRequestWithAuthentication.call(n8n, SERVICES[service].credentialType, { ...options, timeout }, {
 				credentialsDecrypted: decrypted,
 			})) as IN8nHttpFullResponse;
 		} catch (error) {
-			throw serviceError(scope, describeNetworkFailure(error), { secrets });
+			const failure = describeNetworkFailure(error);
+			const cutShort = deadline && isTimeout(failure.code) && timeout < settings.timeout;
+			const extra = !isTimeout(failure.code) ? '' : cutShort ? `The request had what was left of ${deadline.what}.` : settings.field ? `If the service is slow, raise "Timeout" in ${settings.field}.` : '';
+			throw serviceError(scope, failure, { extra, secrets });
 		}
 		if (response.statusCode >= 200 && response.statusCode < 300) return parseAnswer(scope, response.body);
 		const failure: Failure = { status: response.statusCode, headers: response.headers ?? {}, body: response.body };
 		if (failure.status === 429 && attempt < settings.maxRetries) {
 			const asked = parseRetryAfter(failure.headers['retry-after']);
 			const wait = asked ?? 2 ** attempt;
-			if (wait <= settings.maxRetryWait) {
-				await sleep(wait * 1000);
-				continue;
+			const waitText = `${asked === undefined ? 'the next retry would wait' : 'the service asked to wait'} ${wait} s`;
+			if (wait > settings.maxRetryWait) {
+				const tooLong = `not retried: ${waitText}, longer than "Max Retry Wait" (${settings.maxRetryWait} s)`;
+				const extra = settings.field ? `Raise "Max Retry Wait" in ${settings.field} to wait that long, or run the workflow later.` : '';
+				throw serviceError(scope, failure, { extra, note: tooLong, secrets });
 			}
-			const tooLong = `not retried: ${asked === undefined ? 'the next retry would wait' : 'the service asked to wait'} ${wait} s, longer than "Max Retry Wait" (${settings.maxRetryWait} s)`;
-			const extra = 'Raise "Max Retry Wait" in Request Options to wait that long, or run the workflow later.';
-			throw serviceError(scope, failure, { extra, note: tooLong, secrets });
+			// A retry needs its wait and a second for the answer before the deadline.
+			if (deadline && wait * 1000 + 1000 > timeLeft()) {
+				throw serviceError(scope, failure, { note: `not retried: ${waitText}, past the end of ${deadline.what}`, secrets });
+			}
+			await sleep(wait * 1000);
+			continue;
 		}
 		const gaveUp = failure.status === 429 ? `gave up after ${attempt} ${attempt === 1 ? 'retry' : 'retries'} ("Max Retries on Rate Limit" is ${settings.maxRetries})` : '';
 		throw serviceError(scope, failure, { note: gaveUp, secrets });

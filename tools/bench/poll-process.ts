@@ -195,7 +195,7 @@ async function breakdown(request: Extract<PollProcessRequest, { kind: 'breakdown
 	const answer = await fetch(`${h.request.sandboxUrl}/v1/monitor-events?${query}`, { headers: { authorization: `Bearer ${h.request.timelineKey}` } });
 	const text = await answer.text();
 	if (!answer.ok) throw new Error(`breakdown: the sandbox answered ${answer.status}: ${text.slice(0, 200)}`);
-	const { fingerprinted, sight } = h.triggerMemory;
+	const { fingerprinted, readSeen, sight } = h.triggerMemory;
 	const nodeData = () => h.poller.savedStaticData()[`node:${h.request.triggerName}`] as IDataObject;
 	const watching = (nodeData().seen as { watching: string }).watching;
 	const steps = { parseMs: [] as number[], fingerprintMs: [] as number[], compareMs: [] as number[] };
@@ -207,7 +207,7 @@ async function breakdown(request: Extract<PollProcessRequest, { kind: 'breakdown
 		const t1 = performance.now();
 		const listed = fingerprinted(listedEvents, (event) => event.time);
 		const t2 = performance.now();
-		sight(memory, watching, listed, Date.parse(request.rangeStart));
+		sight(readSeen(memory.seen, watching), watching, listed, { start: Date.parse(request.rangeStart), end: Date.parse(request.rangeEnd) });
 		const t3 = performance.now();
 		steps.parseMs.push(t1 - t0);
 		steps.fingerprintMs.push(t2 - t1);

@@ -9,7 +9,7 @@
 import { queryN8nDatabase, type N8nDatabaseUser } from '../n8n/database';
 import { STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/shared/messaging/trigger/deliveryMemory';
 import { DIGEST_LENGTH } from '../../nodes/shared/digest';
-import { MEMORY_KEY as POLL_MEMORY_KEY } from '../../nodes/shared/timeline/trigger/memory';
+import { MEMORY_KEY as POLL_MEMORY_KEY } from '../../nodes/shared/timeline/trigger/store';
 
 export interface StaticDataSize {
 	/** Bytes of the stored static data (0 when it has none). */
@@ -28,15 +28,16 @@ export async function storedStaticData(n8n: N8nDatabaseUser, workflowId: string)
 
 /**
  * The events the triggers' memories in a workflow's static data hold: the webhook trigger's
- * repeat memory (generations of digests) and the polling trigger's (digests by hour).
+ * repeat memory (generations of digests) and the polling trigger's (digests by hour, and untimed).
  */
 export function rememberedEvents(staticData: object): number {
 	let digests = 0;
 	for (const nodeData of Object.values(staticData as Record<string, Record<string, unknown> | null>)) {
 		const repeatMemory = nodeData?.[STORED_MEMORY_KEY] as StoredMemory | undefined;
 		for (const gen of repeatMemory?.gens ?? []) digests += gen.keys.length;
-		const pollMemory = nodeData?.[POLL_MEMORY_KEY] as { buckets?: Record<string, string> } | undefined;
-		for (const bucket of Object.values(pollMemory?.buckets ?? {})) digests += bucket.length;
+		const pollMemory = nodeData?.[POLL_MEMORY_KEY] as { hours?: Record<string, string>; untimed?: string } | undefined;
+		for (const hour of Object.values(pollMemory?.hours ?? {})) digests += hour.length;
+		digests += pollMemory?.untimed?.length ?? 0;
 	}
 	return digests / DIGEST_LENGTH;
 }

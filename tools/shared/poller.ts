@@ -1,16 +1,28 @@
-// Runs a polling trigger's `poll()` the way n8n's leader main process does for an active workflow
-// (n8n 2.41: active-workflow-manager.ts `add`, n8n-core active-workflow-triggers.ts
-// `activatePollTrigger` and poll-trigger-executor.ts), reduced to what a node can observe:
-// - activation builds a Workflow from the saved static data and runs one poll at once (a failure
-//   fails the activation); items it returns start the workflow; then n8n saves the workflow's
-//   static data if it changed;
-// - each scheduled poll runs on that same Workflow object, in n8n-core's PollContext (mode
-//   'trigger'); items it returns start the workflow and n8n saves the static data then (`__emit`);
-//   a poll that returns null saves nothing; a poll that throws starts nothing and is recorded as
-//   an error execution (`__emitError`);
-// - a restart drops the Workflow object: changes never saved are lost, and the next activation
-//   ('init') starts again from what was saved;
-// - Fetch Test Event runs the poll in mode 'manual', whose static data n8n never saves.
+// Runs a polling trigger's `poll()` the way n8n's leader main process does for a published
+// workflow, reduced to what a node can observe, on either of n8n 2.41's schedulers:
+//
+// classic (the default through 2.44, and 1.x: active-workflow-manager.ts, n8n-core's
+// active-workflow-triggers.ts `activatePollTrigger` and poll-trigger-executor.ts):
+// - publication builds a Workflow from the saved static data and runs one poll at once (a failure
+//   fails the publication); items it returns start the workflow; then n8n saves the workflow's
+//   static data if it changed; a restart ('init') does the same;
+// - each scheduled poll runs on that same Workflow object; items it returns start the workflow and
+//   n8n saves the static data then (`__emit`); a poll that returns null saves nothing;
+//
+// durable (N8N_SCHEDULER_ENABLED, N8N_SCHEDULER_POLL_TRIGGERS_ENABLED,
+// N8N_POLLER_DURABLE_CURSORS_ENABLED and N8N_USE_WORKFLOW_PUBLICATION_SERVICE; by n8n's docs the
+// default from 2.45; read in 2.41.1's trigger-execution-context.factory.js, poll-cursor.service.js,
+// poll-trigger-task-handler.js and n8n-core's poll-trigger-executor.js):
+// - the node's static data is a `poller_state` row (the cursor), created on first use from the
+//   workflow's node static data; a poll works on a copy and n8n commits the copy if it changed:
+//   with the run a poll starts, or alone after a scheduled poll that returned null;
+// - publication inserts the scheduler's jobs and runs one poll at once, whose cursor is committed
+//   only if it starts the workflow; then n8n saves the workflow's static data (global included);
+// - a restart runs no poll (the jobs are in the database); every scheduled poll builds its Workflow
+//   afresh from the saved workflow, and n8n gives it a time (getPollBudgetMs, about 36 s);
+//
+// on both, a poll that throws starts nothing and is recorded as an error execution; a restart
+// drops what was never saved; Fetch Test Event runs the poll in mode 'manual', saving nothing.
 // Everything the trigger starts, and every failed poll, is recorded.
 // Shared by the test harness (test/support/harness/poll.ts, the package's source classes) and the
 // bench (tools/bench/poll-process.ts, the built package as n8n loads it).
@@ -28,39 +40,50 @@ import {
 import { buildAdditionalDataForTests } from './additionalData';
 import type { HarnessCredentialsHelper } from './credentials';
 
+/** n8n 2.41.1's poll budget under the durable scheduler: N8N_SCHEDULER_POLL_TIMEOUT (45 s) less its margin. */
+export const DURABLE_POLL_BUDGET_MS = 36_000;
+
 export interface HostPollerOptions {
 	/** Full node type, such as `n8n-nodes-timeline-navigation.timelineNavigationEventsTrigger`. */
 	type: string;
 	name?: string;
 	parameters?: INodeParameters;
 	nodeCredentials?: INodeCredentials;
-	/** Static data as saved in the database before the first activation. */
+	/** Static data as saved in the database before the first publication. */
 	staticData?: IDataObject;
+	/** Which of n8n's schedulers runs the polls (default classic). */
+	scheduler?: 'classic' | 'durable';
+	/** The durable scheduler's time for a scheduled poll (default DURABLE_POLL_BUDGET_MS). */
+	pollBudgetMs?: number;
 }
 
 export interface PollOutcome {
 	/** The json of the items the poll returned, or null. */
 	started: IDataObject[] | null;
-	/** What the poll threw: the activation fails, or n8n records an error execution. */
+	/** What the poll threw: the publication fails, or n8n records an error execution. */
 	error?: Error & { description?: string | null };
 }
 
 export interface HostedPoller {
 	node: INode;
-	/** Activation (the user's, or 'init' after a restart): one poll, then n8n saves the static data. */
+	/** Publication (the user's, or 'init' after a restart), then n8n saves the static data. */
 	activate(activation?: WorkflowActivateMode): Promise<PollOutcome>;
 	/** One scheduled poll. */
 	poll(): Promise<PollOutcome>;
 	/** Fetch Test Event in the editor. */
 	fetchTestEvent(): Promise<PollOutcome>;
-	/** n8n stops: what was never saved is gone. Activate again to go on. */
+	/** n8n stops: what was never saved is gone. Activate again ('init') to go on. */
 	restart(): void;
-	/** Renames the node (its static data lives under its name). */
+	/** The workflow is unpublished: its polls stop (the durable scheduler's jobs are removed). */
+	deactivate(): void;
+	/** Renames the node (its static data lives under its name), and publishes again. */
 	rename(name: string): void;
-	/** Changes parameters, as a user saving the workflow does (n8n then activates it again). */
+	/** Changes parameters, as a user saving the workflow does (n8n then publishes it again). */
 	setParameters(parameters: INodeParameters): void;
 	/** The static data as saved in the database. */
 	savedStaticData(): IDataObject;
+	/** The durable scheduler's cursor (the `poller_state` row) as committed, if there is one. */
+	committedCursor(): IDataObject | undefined;
 	/** Every item each started execution got, in order. */
 	starts: IDataObject[][];
 	/** The error executions n8n recorded for failed scheduled polls. */
@@ -75,9 +98,15 @@ export interface PollerHost {
 	credentialsHelper: HarnessCredentialsHelper;
 }
 
+/** What one poll left behind: its outcome, and the cursor it staged (durable only) if it changed. */
+interface Ran extends PollOutcome {
+	staged?: IDataObject;
+}
+
 export function hostPollerIn({ nodeTypes, credentialsHelper }: PollerHost, options: HostPollerOptions): HostedPoller {
 	const nodeType = nodeTypes.getByNameAndVersion(options.type);
 	if (!nodeType.poll) throw new Error(`${options.type} has no poll()`);
+	const durable = options.scheduler === 'durable';
 	const node: INode = {
 		id: 'poller',
 		name: options.name ?? 'Timeline Navigation Events Trigger',
@@ -88,6 +117,10 @@ export function hostPollerIn({ nodeTypes, credentialsHelper }: PollerHost, optio
 		credentials: options.nodeCredentials,
 	};
 	let saved = copy(options.staticData ?? {});
+	/** The durable scheduler's `poller_state` row: created on a poll's first use, kept across restarts. */
+	let cursor: IDataObject | undefined;
+	/** The durable scheduler's jobs exist (publication inserted them; unpublishing removes them). */
+	let scheduled = false;
 	let active: Workflow | undefined;
 	const starts: IDataObject[][] = [];
 	const errors: Error[] = [];
@@ -100,17 +133,34 @@ export function hostPollerIn({ nodeTypes, credentialsHelper }: PollerHost, optio
 		if (data.__dataChanged) saved = copy(data);
 		data.__dataChanged = false;
 	};
-	const run = async (workflow: Workflow, mode: 'trigger' | 'manual', activation: WorkflowActivateMode): Promise<PollOutcome> => {
+	const run = async (workflow: Workflow, mode: 'trigger' | 'manual', activation: WorkflowActivateMode, budgetMs?: number): Promise<Ran> => {
 		const workflowData = { id: workflow.id, name: workflow.name, nodes: [node], connections: {}, active: true } as unknown as IWorkflowBase;
 		const additionalData = buildAdditionalDataForTests(credentialsHelper, workflowData, `poll-${++executions}`);
-		const context = new PollContext(workflow, workflow.getNode(node.name) as INode, additionalData, mode, activation);
+		const staging = durable && mode !== 'manual';
+		if (staging && cursor === undefined) cursor = copy((workflow.staticData[`node:${node.name}`] as IDataObject | undefined) ?? {});
+		const snapshot = staging ? copy(cursor!) : undefined;
+		const context = new PollContext(
+			workflow,
+			workflow.getNode(node.name) as INode,
+			additionalData,
+			mode,
+			activation,
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			snapshot ? () => snapshot : undefined,
+			budgetMs === undefined ? undefined : () => budgetMs,
+		);
 		try {
 			const returned = await nodeType.poll!.call(context);
-			return { started: returned === null ? null : (returned[0] ?? []).map((item) => item.json) };
+			const changed = snapshot && JSON.stringify(snapshot) !== JSON.stringify(cursor) ? copy(snapshot) : undefined;
+			return { started: returned === null ? null : (returned[0] ?? []).map((item) => item.json), staged: changed };
 		} catch (error) {
 			return { started: null, error: error as Error };
 		}
 	};
+	const outcomeOf = ({ started, error }: Ran): PollOutcome => (error ? { started, error } : { started });
 
 	return {
 		node,
@@ -118,37 +168,57 @@ export function hostPollerIn({ nodeTypes, credentialsHelper }: PollerHost, optio
 		errors,
 		async activate(activation = 'activate') {
 			const workflow = workflowOf();
-			const outcome = await run(workflow, 'trigger', activation);
-			if (outcome.error) return outcome;
-			if (outcome.started) starts.push(outcome.started);
+			if (durable && scheduled) {
+				// The jobs are in the database: a restart runs no poll.
+				active = workflow;
+				return { started: null };
+			}
+			const ran = await run(workflow, 'trigger', activation);
+			if (ran.error) return outcomeOf(ran);
+			if (ran.started) {
+				starts.push(ran.started);
+				if (ran.staged) cursor = ran.staged;
+			}
+			// Durable: a publication poll that started nothing commits nothing (`testingTrigger`).
+			scheduled = durable;
 			active = workflow;
 			save(workflow);
-			return outcome;
+			return outcomeOf(ran);
 		},
 		async poll() {
 			if (!active) throw new Error('The workflow is not active: activate it first');
-			const outcome = await run(active, 'trigger', 'activate');
-			if (outcome.error) errors.push(outcome.error);
-			else if (outcome.started) {
-				starts.push(outcome.started);
-				save(active);
-			}
-			return outcome;
+			// The durable scheduler builds each poll's Workflow from the saved workflow.
+			const workflow = durable ? workflowOf() : active;
+			const ran = await run(workflow, 'trigger', durable ? 'update' : 'activate', durable ? (options.pollBudgetMs ?? DURABLE_POLL_BUDGET_MS) : undefined);
+			if (ran.error) errors.push(ran.error);
+			else if (ran.started) {
+				starts.push(ran.started);
+				if (ran.staged) cursor = ran.staged;
+				save(workflow);
+			} else if (ran.staged) cursor = ran.staged;
+			return outcomeOf(ran);
 		},
 		async fetchTestEvent() {
-			return await run(workflowOf(), 'manual', 'manual');
+			return outcomeOf(await run(workflowOf(), 'manual', 'manual'));
 		},
 		restart() {
 			active = undefined;
 		},
+		deactivate() {
+			active = undefined;
+			scheduled = false;
+		},
 		rename(name) {
 			node.name = name;
 			active = undefined;
+			scheduled = false;
 		},
 		setParameters(parameters) {
 			node.parameters = parameters;
 			active = undefined;
+			scheduled = false;
 		},
 		savedStaticData: () => copy(saved),
+		committedCursor: () => (cursor === undefined ? undefined : copy(cursor)),
 	};
 }

@@ -93,5 +93,6 @@ export function readRequestSettings(item: Item): RequestSettings {
 		timeout: readOption(item, 'timeout', given.timeout),
 		maxRetries: readOption(item, 'maxRetries', given.maxRetries),
 		maxRetryWait: readOption(item, 'maxRetryWait', given.maxRetryWait),
+		field: requestOptionsField.displayName,
 	};
 }

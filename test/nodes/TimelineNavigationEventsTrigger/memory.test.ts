@@ -1,8 +1,7 @@
-// The trigger's memory on its own: bounded by what the service can still return, and knowing an
-// event by its content however the service writes its time.
-import type { IDataObject } from 'n8n-workflow';
+// The trigger's memory on its own: bounded, never forgetting what the service may list again, and
+// knowing an event by its content however the service writes its time.
 import { DIGEST_LENGTH } from '../../../nodes/shared/digest';
-import { fingerprinted, MEMORY_KEY, sight } from '../../../nodes/shared/timeline/trigger/memory';
+import { fingerprinted, MAX_CATCH_UP_MS, MAX_UNLISTED, readSeen, sight, windowFor, type Listed, type Seen } from '../../../nodes/shared/timeline/trigger/memory';
 
 const HOUR = 60 * 60 * 1000;
 const NOW = Date.parse('2030-06-01T12:00:00Z');
@@ -11,50 +10,107 @@ const events = (count: number, spanMs: number, end = NOW) =>
 		Array.from({ length: count }, (_, index) => ({ time: new Date(end - (index * spanMs) / count).toISOString(), description: `Event ${index}` })),
 		(event) => event.time,
 	);
-const remembered = (staticData: IDataObject) =>
-	Object.values((staticData[MEMORY_KEY] as { buckets: Record<string, string> }).buckets).join('').length / DIGEST_LENGTH;
+const remembered = (seen: Seen) => (Object.values(seen.hours).join('').length + seen.untimed.length) / DIGEST_LENGTH;
+const descriptions = (listed: Listed[]) => listed.map((entry) => entry.json.description);
+const anomaly = (description: string) => fingerprinted([{ type: 'rewind', description }], () => undefined)[0];
 
 it('holds 10,000 events of a 24-hour window in about 9 characters each, and forgets each hour once it has left the window', () => {
-	const staticData: IDataObject = {};
 	const listed = events(10_000, 24 * HOUR);
-	expect(sight(staticData, 'w', listed, NOW - 24 * HOUR)).toMatchObject({ first: true });
-	expect(remembered(staticData)).toBe(10_000);
-	const bytes = JSON.stringify(staticData).length;
+	const window = { start: NOW - 24 * HOUR, end: NOW };
+	const { seen, fresh } = sight(undefined, 'w', listed, window);
+	expect(fresh).toHaveLength(10_000);
+	expect(remembered(seen)).toBe(10_000);
+	const bytes = JSON.stringify(seen).length;
 	expect(bytes).toBeGreaterThan(10_000 * DIGEST_LENGTH);
 	expect(bytes).toBeLessThan(10_000 * DIGEST_LENGTH + 2_000);
 
 	// Twelve hours later the service lists only the last twelve hours (and 10 new events).
 	const later = NOW + 12 * HOUR;
 	const stillListed = listed.filter((entry) => entry.at >= later - 24 * HOUR);
-	const fresh = events(10, HOUR, later);
-	const { first, fresh: found } = sight(staticData, 'w', [...stillListed, ...fresh], later - 24 * HOUR);
-	expect(first).toBe(false);
-	expect(found.map((entry) => entry.json.description)).toEqual(fresh.map((entry) => entry.json.description).reverse());
+	const added = events(10, HOUR, later);
+	const next = sight(seen, 'w', [...stillListed, ...added], { start: later - 24 * HOUR, end: later });
+	expect(descriptions(next.fresh)).toEqual(descriptions(added).reverse());
 	// What is kept: the hours that still reach into the window (at most one hour more than the window).
-	expect(remembered(staticData)).toBeLessThanOrEqual(stillListed.length + fresh.length + 10_000 / 24 + 1);
-	expect(remembered(staticData)).toBeGreaterThanOrEqual(stillListed.length + fresh.length);
+	expect(remembered(next.seen)).toBeLessThanOrEqual(stillListed.length + added.length + 10_000 / 24 + 1);
+	expect(remembered(next.seen)).toBeGreaterThanOrEqual(stillListed.length + added.length);
 });
 
-it('remembers a timeline’s anomalies as last listed: one no longer listed is forgotten', () => {
-	const staticData: IDataObject = {};
-	const anomaly = (description: string) => fingerprinted([{ type: 'rewind', description }], () => undefined)[0];
-	sight(staticData, 'a', [anomaly('one'), anomaly('two')]);
-	expect(sight(staticData, 'a', [anomaly('two'), anomaly('three')]).fresh.map((entry) => entry.json.description)).toEqual(['three']);
-	expect(remembered(staticData)).toBe(2);
-	expect(sight(staticData, 'a', [anomaly('one')]).fresh.map((entry) => entry.json.description)).toEqual(['one']);
+describe('anomalies (and events without a time)', () => {
+	it('one short answer does not make the rest new again: what is no longer listed stays remembered', () => {
+		let { seen } = sight(undefined, 'a', [anomaly('one'), anomaly('two')]);
+		({ seen } = sight(seen, 'a', []));
+		const again = sight(seen, 'a', [anomaly('one'), anomaly('two'), anomaly('three')]);
+		expect(descriptions(again.fresh)).toEqual(['three']);
+		expect(remembered(again.seen)).toBe(3);
+	});
+
+	it(`keeps every anomaly listed now and the ${MAX_UNLISTED.toLocaleString('en')} last seen of those no longer listed`, () => {
+		const many = Array.from({ length: MAX_UNLISTED + 1 }, (_, index) => anomaly(`old ${index}`));
+		let { seen } = sight(undefined, 'a', [anomaly('listed all along'), ...many.slice(0, 1)]);
+		// One at a time, each listed once and then no longer: the first leaves the memory last.
+		for (const next of many.slice(1)) ({ seen } = sight(seen, 'a', [anomaly('listed all along'), next]));
+		({ seen } = sight(seen, 'a', [anomaly('listed all along')]));
+		expect(remembered(seen)).toBe(MAX_UNLISTED + 1);
+		const back = sight(seen, 'a', [anomaly('listed all along'), many[0], many[1], many[MAX_UNLISTED]]);
+		expect(descriptions(back.fresh)).toEqual(['old 0']);
+	});
 });
 
-it('knows an event by its content, whatever the order of its fields or the way its time is written', () => {
+describe('events the service returns from outside the window asked for', () => {
+	const window = { start: NOW - HOUR, end: NOW };
+	const at = (ms: number, description: string) => fingerprinted([{ time: new Date(ms).toISOString(), description }], (event) => event.time)[0];
+
+	it('one from before the window never counts, however often the service returns it', () => {
+		let seen: Seen | undefined;
+		for (let poll = 0; poll < 4; poll++) {
+			const sighting = sight(seen, 'w', [at(NOW - 3 * HOUR, 'Three hours old')], window);
+			expect(sighting.fresh).toEqual([]);
+			seen = sighting.seen;
+		}
+		expect(remembered(seen!)).toBe(0);
+	});
+
+	it('one after the window counts once a later window holds it, and only then', () => {
+		const ahead = at(NOW + 5 * 60 * 1000, 'Five minutes ahead');
+		const first = sight(undefined, 'w', [ahead], window);
+		expect(first.fresh).toEqual([]);
+		const later = sight(first.seen, 'w', [ahead], { start: NOW + 10 * 60 * 1000 - HOUR, end: NOW + 10 * 60 * 1000 });
+		expect(descriptions(later.fresh)).toEqual(['Five minutes ahead']);
+		expect(sight(later.seen, 'w', [ahead], { start: NOW + 11 * 60 * 1000 - HOUR, end: NOW + 11 * 60 * 1000 }).fresh).toEqual([]);
+	});
+});
+
+describe('the window a poll asks about', () => {
+	const lookBack = 60 * 1000;
+	const seenThrough = (through: number): Seen => ({ watching: 'w', hours: {}, untimed: '', through });
+
+	it('is Look Back before now while polls come within Look Back of each other', () => {
+		expect(windowFor(undefined, NOW, lookBack)).toEqual({ start: NOW - lookBack, end: NOW });
+		expect(windowFor(seenThrough(NOW - 30_000), NOW, lookBack)).toEqual({ start: NOW - lookBack, end: NOW });
+	});
+
+	it('reaches back to where the last answered window ended after a longer gap, at most 7 days', () => {
+		expect(windowFor(seenThrough(NOW - 90_000), NOW, lookBack)).toEqual({ start: NOW - 90_000, end: NOW });
+		expect(windowFor(seenThrough(NOW - 30 * 24 * HOUR), NOW, lookBack)).toEqual({ start: NOW - MAX_CATCH_UP_MS, end: NOW });
+		// A Look Back longer than 7 days is never shortened.
+		expect(windowFor(seenThrough(NOW - 30 * 24 * HOUR), NOW, 10 * 24 * HOUR)).toEqual({ start: NOW - 10 * 24 * HOUR, end: NOW });
+	});
+});
+
+it('knows an event by its content, whatever the order of its fields or the way its time is written (no zone is UTC)', () => {
 	const [a] = fingerprinted([{ time: '2030-01-01T10:00:00Z', description: 'Bells' }], (event) => event.time);
 	const [b] = fingerprinted([{ description: 'Bells', time: '2030-01-01T10:00:00.000Z' }], (event) => event.time);
 	const [c] = fingerprinted([{ description: 'Bells, again', time: '2030-01-01T10:00:00.000Z' }], (event) => event.time);
+	const [d] = fingerprinted([{ description: 'Bells', time: '2030-01-01T10:00:00' }], (event) => event.time);
 	expect(a.digest).toBe(b.digest);
+	expect(d.digest).toBe(a.digest);
+	expect(d.at).toBe(Date.parse('2030-01-01T10:00:00Z'));
 	expect(c.digest).not.toBe(a.digest);
 });
 
-it('starts afresh when what is watched changes', () => {
-	const staticData: IDataObject = {};
-	sight(staticData, 'event|Rome|86400000', events(3, HOUR), NOW - 24 * HOUR);
-	expect(sight(staticData, 'event|Rome|86400000', events(3, HOUR), NOW - 24 * HOUR).first).toBe(false);
-	expect(sight(staticData, 'event|Athens|86400000', events(3, HOUR), NOW - 24 * HOUR).first).toBe(true);
+it('does not read a memory of another watched thing (another location, timeline or Look Back)', () => {
+	const { seen } = sight(undefined, 'newEvent|Rome|86400000', events(3, HOUR), { start: NOW - 24 * HOUR, end: NOW });
+	expect(readSeen(JSON.parse(JSON.stringify(seen)), 'newEvent|Rome|86400000')).toEqual(seen);
+	expect(readSeen(seen, 'newEvent|Athens|86400000')).toBeUndefined();
+	expect(readSeen(seen, 'newEvent|Rome|3600000')).toBeUndefined();
 });

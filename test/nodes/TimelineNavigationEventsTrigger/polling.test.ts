@@ -1,11 +1,15 @@
 // The Timeline Navigation Events Trigger's promise, poll by poll, in n8n-core's PollContext against the
 // sandbox over HTTP (test/support/harness/poll.ts runs the polls and saves static data as n8n's
-// leader main process does): every new event or anomaly starts the workflow exactly once, across
-// polls, restarts (also after polls that found nothing) and failed polls; the first activation
-// and Fetch Test Event start nothing; a change of what is watched starts afresh.
+// leader main process does, on its classic scheduler or its durable one): every new event or
+// anomaly starts the workflow exactly once, across polls, restarts (also after polls that found
+// nothing), failed polls and outages; the first activation and Fetch Test Event start nothing; a
+// change of what is watched starts afresh.
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { MEMORY_KEY } from '../../../nodes/shared/timeline/trigger/memory';
+import { MEMORY_KEY } from '../../../nodes/shared/timeline/trigger/store';
 import { hostPoller, type HostedPoller } from '../../support/harness/poll';
+import type { HostPollerOptions } from '../../../tools/shared/poller';
 import { credentialsFor, useSandbox } from '../../support/node-support';
 
 const TRIGGER = 'n8n-nodes-timeline-navigation.timelineNavigationEventsTrigger';
@@ -14,12 +18,16 @@ const t = useSandbox();
 const HOUR = 60 * 60 * 1000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
-async function poller(parameters: INodeParameters = { event: 'newEvent', location: 'Alexandria' }): Promise<HostedPoller> {
+async function poller(
+	parameters: INodeParameters = { event: 'newEvent', location: 'Alexandria' },
+	options: Pick<HostPollerOptions, 'scheduler' | 'pollBudgetMs' | 'staticData'> = {},
+): Promise<HostedPoller> {
 	return await hostPoller({
 		type: TRIGGER,
 		parameters,
 		nodeCredentials: { timelineNavigationApi: { id: 'tl', name: 'Timeline' } },
 		credentials: credentialsFor(t.sandbox),
+		...options,
 	});
 }
 
@@ -166,7 +174,7 @@ describe('Fetch Test Event', () => {
 		const trigger = await poller();
 		const fetched = await trigger.fetchTestEvent();
 		expect(fetched.error?.message).toBe('No event at "Alexandria" in the last 24 hours: nothing to show');
-		expect(fetched.error?.description).toMatch(/^Fetch Test Event shows the latest one/);
+		expect(fetched.error?.description).toMatch(/^Fetch Test Event shows the newest one/);
 	});
 
 	it('names the window as set, in the singular for one unit', async () => {
@@ -187,7 +195,7 @@ describe('what starts afresh', () => {
 		expect(descriptions((await trigger.poll()).started)).toEqual(['Earthquake']);
 	});
 
-	it('a renamed node: its memory lives under its name, so it remembers afresh (what came meanwhile does not start it)', async () => {
+	it('a renamed node, on the classic scheduler: its memory lives under its name, so it remembers afresh (what came meanwhile does not start it)', async () => {
 		const trigger = await poller();
 		await trigger.activate();
 		await seed('Missed by the rename', ago(HOUR));
@@ -216,12 +224,106 @@ describe('New Anomaly in a Timeline', () => {
 		expect(calls.map((call) => call.query)).toEqual(Array(4).fill({ timeline_id: timelineId }));
 	});
 
-	it('Fetch Test Event shows the latest anomaly, and says so when there is none', async () => {
+	it('Fetch Test Event shows the latest anomaly, and says so when there is none, naming the timeline as it was picked', async () => {
 		const timelineId = await t.createTimeline('Quiet line');
 		const trigger = await poller({ event: 'newAnomaly', timelineId: { __rl: true, mode: 'id', value: timelineId } });
 		expect((await trigger.fetchTestEvent()).error?.message).toBe(`No anomaly in timeline "${timelineId}": nothing to show`);
+		const picked = await poller({ event: 'newAnomaly', timelineId: { __rl: true, mode: 'list', value: timelineId, cachedResultName: 'Quiet line' } });
+		expect((await picked.fetchTestEvent()).error?.message).toBe(`No anomaly in timeline "Quiet line" (${timelineId}): nothing to show`);
 		await t.api('POST', '/rewind', { duration: '1h' });
 		expect(anomalies((await trigger.fetchTestEvent()).started)).toEqual([[timelineId, 'rewind']]);
+	});
+
+	it('an answer that once lists fewer anomalies does not make the rest new again', async () => {
+		const timelineId = await t.createTimeline('Flapping line');
+		const trigger = await poller({ event: 'newAnomaly', timelineId: { __rl: true, mode: 'id', value: timelineId } });
+		await trigger.activate();
+		await t.api('POST', '/rewind', { duration: '2h' });
+		await t.api('POST', '/rewind', { duration: '3h' });
+		expect(anomalies((await trigger.poll()).started)).toHaveLength(2);
+		// A glitch: the service lists none once (a page cut short), then both again.
+		await t.sandbox.client.injectFault({ kind: 'status', status: 200, path: '/v1/monitor-timeline', body: { status: 'ok', anomalies: [] }, count: 1 });
+		expect((await trigger.poll()).started).toBeNull();
+		expect((await trigger.poll()).started).toBeNull();
+		await t.api('POST', '/rewind', { duration: '4h' });
+		expect(anomalies((await trigger.poll()).started)).toEqual([[timelineId, 'rewind']]);
+		expect(trigger.starts.map((items) => items.length)).toEqual([2, 1]);
+	});
+});
+
+describe('a service that answers loosely', () => {
+	const answerEvents = async (events: IDataObject[], count: number) =>
+		await t.sandbox.client.injectFault({ kind: 'status', status: 200, path: '/v1/monitor-events', body: { status: 'ok', events }, count });
+	const hourly = { event: 'newEvent', location: 'Alexandria', lookBackAmount: 1, lookBackUnit: 'hours' };
+
+	it('an event from before the window asked for starts nothing, however often the service returns it; new ones still start once', async () => {
+		const trigger = await poller(hourly);
+		const tooOld = { time: ago(3 * HOUR), description: 'Three hours old' };
+		await answerEvents([tooOld], 4);
+		await trigger.activate();
+		const perPoll = [];
+		for (let poll = 0; poll < 3; poll++) perPoll.push(((await trigger.poll()).started ?? []).length);
+		expect(perPoll).toEqual([0, 0, 0]);
+		await answerEvents([tooOld, { time: ago(10 * 60 * 1000), description: 'Ten minutes old' }], 2);
+		expect(descriptions((await trigger.poll()).started)).toEqual(['Ten minutes old']);
+		expect((await trigger.poll()).started).toBeNull();
+	});
+
+	it('a time without a zone is read as UTC, whatever n8n\'s time zone: the event starts once (TZ=Europe/Berlin)', () => {
+		// jest cannot change a test's time zone: the polls run in a process of their own.
+		const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'zone-less-process.ts')], {
+			env: { ...process.env, TZ: 'Europe/Berlin' },
+			encoding: 'utf8',
+			timeout: 60_000,
+		});
+		expect(child.stderr).toBe('');
+		const { timeZone, perPoll } = JSON.parse(child.stdout.trim().split('\n').at(-1)!);
+		expect(timeZone).toBe('Europe/Berlin');
+		expect(perPoll).toEqual([1, 0, 0, 0]);
+	});
+
+	it('Fetch Test Event shows the newest event with a time, not one without', async () => {
+		const trigger = await poller();
+		await answerEvents([{ description: 'No time' }, { time: ago(20 * 60 * 1000), description: 'Twenty minutes ago' }, { time: ago(HOUR), description: 'An hour ago' }, { description: 'No time either' }], 1);
+		expect(descriptions((await trigger.fetchTestEvent()).started)).toEqual(['Twenty minutes ago']);
+	});
+});
+
+describe('outages longer than Look Back', () => {
+	const everyMinute = { event: 'newEvent', location: 'Alexandria', lookBackAmount: 1, lookBackUnit: 'minutes' };
+	const MINUTE = 60 * 1000;
+
+	/** The static data n8n saved at the last good poll, `ago` ms before now (n8n down since). */
+	async function savedBefore(agoMs: number): Promise<IDataObject> {
+		const first = await poller(everyMinute);
+		await first.activate();
+		const saved = first.savedStaticData();
+		const memory = (saved[`node:${first.node.name}`] as IDataObject)[MEMORY_KEY] as { through: number };
+		memory.through -= agoMs;
+		await t.sandbox.client.clearRequests();
+		return saved;
+	}
+	const askedFrom = async () => Date.parse(String((await monitorCalls()).at(-1)?.query.time_range).split('/')[0]);
+
+	it('the next good poll asks from where the last answered window ended, and starts what came in the gap once', async () => {
+		const staticData = await savedBefore(10 * MINUTE);
+		const through = ((staticData['node:Timeline Navigation Events Trigger'] as IDataObject)[MEMORY_KEY] as { through: number }).through;
+		await seed('During the outage', ago(5 * MINUTE));
+		const trigger = await poller(everyMinute, { staticData });
+		expect(descriptions((await trigger.activate('init')).started)).toEqual(['During the outage']);
+		expect(await askedFrom()).toBe(through);
+		expect((await trigger.poll()).started).toBeNull();
+		expect(Date.now() - (await askedFrom())).toBeLessThan(2 * MINUTE);
+	});
+
+	it('reaches back 7 days at most', async () => {
+		const staticData = await savedBefore(30 * 24 * HOUR);
+		await seed('Eight days ago', ago(8 * 24 * HOUR));
+		await seed('Six days ago', ago(6 * 24 * HOUR));
+		const trigger = await poller(everyMinute, { staticData });
+		expect(descriptions((await trigger.activate('init')).started)).toEqual(['Six days ago']);
+		const from = await askedFrom();
+		expect(Math.abs(Date.now() - 7 * 24 * HOUR - from)).toBeLessThan(MINUTE);
 	});
 });
 

@@ -60,7 +60,7 @@ export const startWithExisting: INodeProperties = {
 
 const howItWorks: INodeProperties = {
 	displayName:
-		'Starts the workflow once for each new event or anomaly, oldest first, one item each. The first poll after activation only remembers what is already there. A failed poll starts nothing; the next one catches up. Fetch Test Event shows the latest one and remembers nothing. Renaming this node, or changing what it watches, starts afresh.',
+		'Starts the workflow once for each new event or anomaly, oldest first, one item each. Publishing only remembers what is there. Anything new starts the workflow at the next poll, also when it comes before n8n\'s first scheduled poll, and after a failed poll or an outage (events up to 7 days back). Fetch Test Event shows the newest one and remembers nothing. Changing what it watches starts afresh.',
 	name: 'howItWorks',
 	type: 'notice',
 	default: '',

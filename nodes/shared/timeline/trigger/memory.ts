@@ -1,22 +1,30 @@
-// What the Timeline Navigation Events Trigger has already seen, kept in the node's workflow static data.
+// What the Timeline Navigation Events Trigger has already seen (where it is kept: ./store.ts).
 //
 // The service gives monitored events and anomalies no ID, so a thing is known by its content: the
-// digest (../../digest.ts) of its fields, keys sorted and its time normalised. An event changed by
-// Manipulate Event (another time or description) is therefore a new event; two events at the same
-// place with the same time and description are one.
+// digest (../../digest.ts) of its fields, keys sorted and its time read as one instant. An event
+// changed by Manipulate Event (another time or description) is therefore a new event; two events
+// at the same place with the same time and description are one.
 //
-// The memory is bounded by what the service can still return. An event is remembered under the
-// hour of its time and forgotten with its hour once that hour has left the Look Back window (a
-// query for the window can no longer return it). The anomalies of a timeline are remembered as
-// the service last listed them: one it no longer lists is forgotten.
+// The memory is bounded, and never forgets what the service may list again:
+// - an event with a time counts only inside the window the poll asked for: it is remembered under
+//   the hour of its time, and forgotten with its hour once that hour lies wholly before the
+//   window (the service can no longer return it). An event the service returns from outside the
+//   window (a service that filters loosely) is neither reported nor remembered, so it cannot start
+//   the workflow on every poll: one from before the window never counts, one after it counts once
+//   a later window holds it;
+// - an anomaly, and an event without a readable time, is remembered while the service lists it
+//   and afterwards among the MAX_UNLISTED last seen: one short answer (a glitch, a page cut
+//   short) does not make the rest new again.
+// Times without a zone are read as UTC (../../serviceTime.ts), whatever n8n's time zone.
 import type { IDataObject } from 'n8n-workflow';
 import { digestOf, DIGEST_LENGTH } from '../../digest';
+import { parseServiceTime } from '../../serviceTime';
 
 const HOUR_MS = 60 * 60 * 1000;
-/** The bucket of things whose time cannot be read: they are remembered as last listed. */
-const UNTIMED = 'untimed';
-/** Where the memory lives in the node's static data. */
-export const MEMORY_KEY = 'seen';
+/** Anomalies (and untimed events) no longer listed that are still remembered: the last seen first kept. */
+export const MAX_UNLISTED = 1000;
+/** After an outage, a poll asks back to the last answered window's end, but never further than this. */
+export const MAX_CATCH_UP_MS = 7 * 24 * HOUR_MS;
 
 /** Something the service listed, with its fingerprint and its time (NaN when it has none). */
 export interface Listed {
@@ -25,12 +33,22 @@ export interface Listed {
 	at: number;
 }
 
-/** As stored: what is watched, and the digests of what was seen, by bucket. */
-interface StoredSeen {
-	/** What the memory is about: a change (another location, timeline or window) starts afresh. */
+/** The stretch of time a poll asks the service about (ms since the epoch, both ends included). */
+export interface Window {
+	start: number;
+	end: number;
+}
+
+/** What was seen of one watched thing, as stored. */
+export interface Seen {
+	/** What the memory is about: a change (another location, timeline or Look Back) starts afresh. */
 	watching: string;
-	/** Bucket → the digests of its things, DIGEST_LENGTH characters each, in one string. */
-	buckets: Record<string, string>;
+	/** Events with a time: hour since the epoch → the digests of its events, DIGEST_LENGTH characters each. */
+	hours: Record<string, string>;
+	/** Anomalies and events without a time: their digests, those no longer listed first, least recently seen first. */
+	untimed: string;
+	/** Events: the end of the last window the service answered, where the next poll takes up after an outage. */
+	through?: number;
 }
 
 const CANONICAL_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -42,7 +60,7 @@ const CANONICAL_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
  */
 function canonicalText(value: unknown, key?: string): string {
 	if (key === 'time' && typeof value === 'string' && !CANONICAL_TIME.test(value)) {
-		const at = Date.parse(value);
+		const at = parseServiceTime(value);
 		if (!Number.isNaN(at)) return JSON.stringify(new Date(at).toISOString());
 	}
 	if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
@@ -56,10 +74,7 @@ function canonicalText(value: unknown, key?: string): string {
 
 /** Each thing the service listed with its digest and time, in the service's order. */
 export function fingerprinted(entries: IDataObject[], timeOf: (entry: IDataObject) => unknown): Listed[] {
-	return entries.map((json) => {
-		const time = timeOf(json);
-		return { json, digest: digestOf(canonicalText(json)), at: typeof time === 'string' ? Date.parse(time) : Number.NaN };
-	});
+	return entries.map((json) => ({ json, digest: digestOf(canonicalText(json)), at: parseServiceTime(timeOf(json)) }));
 }
 
 /** Oldest first; things without a readable time keep the service's order, after the timed ones. */
@@ -73,60 +88,81 @@ export function oldestFirst(listed: Listed[]): Listed[] {
 		.map(({ entry }) => entry);
 }
 
+/** The newest thing with a time, else the last listed without one. */
+export function newest(listed: Listed[]): Listed | undefined {
+	const timed = listed.filter((entry) => !Number.isNaN(entry.at));
+	return timed.length > 0 ? oldestFirst(timed).at(-1) : listed.at(-1);
+}
+
 function digestsIn(keys: string): string[] {
 	const digests: string[] = [];
 	for (let i = 0; i < keys.length; i += DIGEST_LENGTH) digests.push(keys.slice(i, i + DIGEST_LENGTH));
 	return digests;
 }
 
-function readStored(staticData: IDataObject, watching: string): StoredSeen | undefined {
-	const stored = staticData[MEMORY_KEY] as StoredSeen | undefined;
-	if (!stored || typeof stored !== 'object' || stored.watching !== watching || typeof stored.buckets !== 'object' || stored.buckets === null) {
-		return undefined;
-	}
-	return stored;
-}
-
-/** What a poll learns: the things not seen before, and whether anything was seen before at all. */
-export interface Sighting {
-	/** No memory of what is watched yet: the first poll after activation, or after a change. */
-	first: boolean;
-	/** What was not seen before, oldest first, each once. */
-	fresh: Listed[];
+/** The stored memory of `watching`, if it is one and readable. */
+export function readSeen(stored: unknown, watching: string): Seen | undefined {
+	const seen = stored as Seen | undefined;
+	if (!seen || typeof seen !== 'object' || seen.watching !== watching) return undefined;
+	if (typeof seen.hours !== 'object' || seen.hours === null || typeof seen.untimed !== 'string') return undefined;
+	return seen;
 }
 
 /**
- * Compares the listing with the memory of `watching` and records it. Events (`windowStart`
- * given): what was listed joins the memory, and hours that ended before the window's start are
- * forgotten. Anomalies (no window): the memory becomes exactly what was listed.
+ * The window a poll of events asks about: the Look Back before now, reaching back to where the
+ * last answered window ended when that is earlier (a poll after an outage, or Poll Times further
+ * apart than Look Back), but never more than MAX_CATCH_UP_MS (or Look Back, if longer).
  */
-export function sight(staticData: IDataObject, watching: string, listed: Listed[], windowStart?: number): Sighting {
-	const stored = readStored(staticData, watching);
-	const seen = new Set(Object.values(stored?.buckets ?? {}).flatMap(digestsIn));
-	const unseen: Listed[] = [];
-	const freshDigests = new Set<string>();
-	for (const entry of listed) {
-		if (seen.has(entry.digest) || freshDigests.has(entry.digest)) continue;
-		freshDigests.add(entry.digest);
-		unseen.push(entry);
-	}
-	const fresh = oldestFirst(unseen);
+export function windowFor(seen: Seen | undefined, now: number, lookBackMs: number): Window {
+	const regular = now - lookBackMs;
+	if (seen?.through === undefined || !Number.isFinite(seen.through)) return { start: regular, end: now };
+	const earliest = now - Math.max(lookBackMs, MAX_CATCH_UP_MS);
+	return { start: Math.max(earliest, Math.min(regular, seen.through)), end: now };
+}
 
-	// Untimed things (and every anomaly) are remembered as the service last listed them.
-	const asListed = (entry: Listed) => windowStart === undefined || Number.isNaN(entry.at);
-	const firstHourKept = windowStart === undefined ? 0 : Math.floor(windowStart / HOUR_MS);
-	const buckets: Record<string, string> = Object.fromEntries(
-		Object.entries(stored?.buckets ?? {}).filter(([bucket]) => windowStart !== undefined && bucket !== UNTIMED && Number(bucket) >= firstHourKept),
-	);
-	const recorded = new Set<string>();
+/** What a poll learns: what was not seen before (oldest first, each once), and the memory to keep. */
+export interface Sighting {
+	fresh: Listed[];
+	seen: Seen;
+}
+
+/**
+ * Compares a listing with what was seen before (`previous`, of the same `watching`) and returns
+ * the memory after it. Events pass the `window` they were asked for; anomalies pass none.
+ */
+export function sight(previous: Seen | undefined, watching: string, listed: Listed[], window?: Window): Sighting {
+	const previousUntimed = digestsIn(previous?.untimed ?? '');
+	const seen = new Set([...Object.values(previous?.hours ?? {}).flatMap(digestsIn), ...previousUntimed]);
+	const timed = (entry: Listed) => window !== undefined && !Number.isNaN(entry.at);
+	const counts = (entry: Listed) => !timed(entry) || (entry.at >= window!.start && entry.at <= window!.end);
+
+	const fresh: Listed[] = [];
+	const listedUntimed = new Set<string>();
 	for (const entry of listed) {
-		if (recorded.has(entry.digest)) continue;
-		const bucket = asListed(entry) ? UNTIMED : String(Math.floor(entry.at / HOUR_MS));
-		// A timed event seen before is already in its hour's bucket; one older than the window is not kept.
-		if (bucket !== UNTIMED && (seen.has(entry.digest) || Number(bucket) < firstHourKept)) continue;
-		buckets[bucket] = (buckets[bucket] ?? '') + entry.digest;
-		recorded.add(entry.digest);
+		if (!counts(entry)) continue;
+		if (!timed(entry)) listedUntimed.add(entry.digest);
+		if (seen.has(entry.digest)) continue;
+		seen.add(entry.digest);
+		fresh.push(entry);
 	}
-	staticData[MEMORY_KEY] = { watching, buckets } satisfies StoredSeen;
-	return { first: stored === undefined, fresh };
+
+	// Hours that still reach into the window are kept; the new events join their hour.
+	const firstHourKept = window === undefined ? Infinity : Math.floor(window.start / HOUR_MS);
+	const hours: Record<string, string> = {};
+	for (const [hour, digests] of Object.entries(previous?.hours ?? {})) if (Number(hour) >= firstHourKept) hours[hour] = digests;
+	for (const entry of fresh) {
+		if (!timed(entry)) continue;
+		const hour = String(Math.floor(entry.at / HOUR_MS));
+		hours[hour] = (hours[hour] ?? '') + entry.digest;
+	}
+
+	// Untimed: those no longer listed first (least recently seen first), then those listed now.
+	const unlisted = previousUntimed.filter((digest) => !listedUntimed.has(digest));
+	const stillListed = previousUntimed.filter((digest) => listedUntimed.has(digest));
+	const added = fresh.filter((entry) => !timed(entry)).map((entry) => entry.digest);
+	const untimed = [...unlisted.slice(Math.max(0, unlisted.length - MAX_UNLISTED)), ...stillListed, ...added].join('');
+
+	const kept: Seen = { watching, hours, untimed };
+	if (window !== undefined) kept.through = window.end;
+	return { fresh: oldestFirst(fresh), seen: kept };
 }

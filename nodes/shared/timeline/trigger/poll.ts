@@ -1,15 +1,20 @@
-// One poll of the Timeline Navigation Events Trigger: ask the service what is there now, compare it with
-// what was seen (./memory.ts), and start the workflow once for each new event or anomaly.
+// One poll of the Timeline Navigation Events Trigger: ask the service what is there now, compare it
+// with what was seen (./memory.ts, kept by ./store.ts), and start the workflow once for each new
+// event or anomaly.
 //
 // What keeps every new thing to exactly one execution, where n8n's own pollers have slipped:
-// - the memory changes only after the service answered, in the poll that returns what it found,
-//   so a failed poll (the service down, an error status, a timeout) changes nothing and the next
-//   successful poll returns what was missed; n8n records the failed one as an error execution;
-// - a poll that finds nothing new changes the memory only by forgetting what left the window,
-//   so nothing is lost when n8n, which saves a poller's static data only when it returns items
-//   (and after activation), restarts before the next save;
-// - the first poll after activation (or after a change of what is watched) only remembers, and
-//   n8n saves the memory once the activation succeeds; Fetch Test Event remembers nothing.
+// - the memory changes only after the service answered, so a failed poll (the service down, an
+//   error status, a timeout) changes nothing; n8n records it as an error execution, and the next
+//   good poll asks from where the last answered window ended (up to 7 days back), so the events
+//   of an outage longer than Look Back are caught up too;
+// - a poll that finds nothing new changes the memory only by forgetting what left the window and
+//   by noting how far it asked, so nothing is lost whether n8n keeps that (its durable scheduler
+//   commits the cursor) or not (the classic scheduler saves static data only when a poll starts
+//   the workflow, and a restart then asks from an earlier point);
+// - the first poll after publication only remembers, and that memory outlives the publication on
+//   both of n8n's schedulers (./store.ts); Fetch Test Event remembers nothing;
+// - where n8n gives a poll a time (`getPollBudgetMs`, its durable scheduler), the poll, its 429
+//   waits included, ends within it.
 import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 import { invalidSetting } from '../../errors';
 import { Execution } from '../../execution';
@@ -17,27 +22,35 @@ import { checkUnitMilliseconds } from '../../fields/duration';
 import { listEntries } from '../../fields/output';
 import { DEFAULT_REQUEST_SETTINGS } from '../../fields/requestOptions';
 import { checkWholeNumber } from '../../fields/validation';
-import { request, type RequestScope } from '../../transport';
+import { request, type RequestScope, type RequestSettings } from '../../transport';
 import { eventField, location, lookBackAmount, lookBackUnit, NEW_ANOMALY, NEW_EVENT, startWithExisting, timeline } from './description';
-import { fingerprinted, oldestFirst, sight, type Listed } from './memory';
+import { fingerprinted, newest, sight, windowFor, type Listed, type Window } from './memory';
+import { keptMemory } from './store';
 
 /** What a poll watches, read and checked from the node's fields. */
 interface Watch {
 	/** Changes when what is watched changes, so the memory starts afresh. */
 	key: string;
-	/** How the service is asked, and how errors name the poll. */
-	scope: RequestScope;
-	/** Asks the service; returns what it lists, and the start of the window the answer covers. */
-	list(): Promise<{ listed: Listed[]; windowStart?: number }>;
+	/** Events: how far back a poll looks. Anomalies have no window. */
+	lookBackMs?: number;
+	/** Asks the service; returns what it lists. */
+	list(window?: Window): Promise<Listed[]>;
 	/** An output item: what was listed, with where it came from. */
 	item(json: IDataObject): IDataObject;
 	/** Fetch Test Event's words when there is nothing to show. */
 	nothing: string;
 }
 
+/** A poll has no Request Options: the node's defaults, within the time n8n gives a poll where it gives one. */
+function pollSettings(n8n: IPollFunctions): RequestSettings {
+	// n8n-workflow 2.41 added it; an older n8n's poll context lacks it.
+	const budgetMs = typeof n8n.getPollBudgetMs === 'function' ? n8n.getPollBudgetMs() : undefined;
+	if (budgetMs === undefined || !Number.isFinite(budgetMs)) return DEFAULT_REQUEST_SETTINGS;
+	return { ...DEFAULT_REQUEST_SETTINGS, deadline: { at: Date.now() + budgetMs, what: `the ${Math.round(budgetMs / 1000)} s n8n gives a poll` } };
+}
+
 function scopeOf(n8n: IPollFunctions, label: string): RequestScope {
-	// A poll has no Request Options: it uses the node's defaults (30 s timeout, 429 retried).
-	return { execution: new Execution(n8n), index: 0, label, service: 'timeline', settings: DEFAULT_REQUEST_SETTINGS };
+	return { execution: new Execution(n8n), index: 0, label, service: 'timeline', settings: pollSettings(n8n) };
 }
 
 function requiredText(n8n: IPollFunctions, field: { name: string; displayName: string }, value: unknown): string {
@@ -59,32 +72,38 @@ function eventsAt(n8n: IPollFunctions): Watch {
 	const scope = scopeOf(n8n, `New events at "${place}"`);
 	return {
 		key: `${NEW_EVENT}|${place}|${lookBackMs}`,
-		scope,
-		async list() {
-			const now = Date.now();
-			const windowStart = now - lookBackMs;
-			const params = { location: place, time_range: `${new Date(windowStart).toISOString()}/${new Date(now).toISOString()}` };
+		lookBackMs,
+		async list(window) {
+			const { start, end } = window ?? { start: Date.now() - lookBackMs, end: Date.now() };
+			const params = { location: place, time_range: `${new Date(start).toISOString()}/${new Date(end).toISOString()}` };
 			// As Event → Monitor: n8n's HTTP helper drops a GET's body, so the query carries them.
 			const answer = await request(scope, { method: 'GET', path: '/monitor-events', qs: params, body: { ...params } });
-			return { listed: fingerprinted(listEntries(scope, answer, 'events'), (event) => event.time), windowStart };
+			return fingerprinted(listEntries(scope, answer, 'events'), (event) => event.time);
 		},
 		item: (event) => ({ location: place, ...event }),
 		nothing: `No event at "${place}" in the last ${count.value} ${count.value === 1 ? String(unit).replace(/s$/, '') : String(unit)}`,
 	};
 }
 
+/** The timeline as the user picked it: its name from the list, with its ID, or the ID entered. */
+function timelineAsPicked(n8n: IPollFunctions, id: string): string {
+	const picked = n8n.getNodeParameter(timeline.name, '', { extractValue: false }) as { cachedResultName?: unknown };
+	const name = typeof picked === 'object' && picked !== null && typeof picked.cachedResultName === 'string' ? picked.cachedResultName.trim() : '';
+	return name !== '' && name !== id ? `"${name}" (${id})` : `"${id}"`;
+}
+
 function anomaliesIn(n8n: IPollFunctions): Watch {
 	const id = requiredText(n8n, timeline, n8n.getNodeParameter(timeline.name, '', { extractValue: true }));
-	const scope = scopeOf(n8n, `New anomalies in timeline "${id}"`);
+	const named = timelineAsPicked(n8n, id);
+	const scope = scopeOf(n8n, `New anomalies in timeline ${named}`);
 	return {
 		key: `${NEW_ANOMALY}|${id}`,
-		scope,
 		async list() {
 			const answer = await request(scope, { method: 'GET', path: '/monitor-timeline', qs: { timeline_id: id } });
-			return { listed: fingerprinted(listEntries(scope, answer, 'anomalies'), (anomaly) => anomaly.time ?? anomaly.detected_at) };
+			return fingerprinted(listEntries(scope, answer, 'anomalies'), (anomaly) => anomaly.time ?? anomaly.detected_at);
 		},
 		item: (anomaly) => ({ timeline_id: id, ...anomaly }),
-		nothing: `No anomaly in timeline "${id}"`,
+		nothing: `No anomaly in timeline ${named}`,
 	};
 }
 
@@ -95,22 +114,27 @@ function watchOf(n8n: IPollFunctions): Watch {
 	throw invalidSetting(n8n, eventField.displayName, event, `expected "${NEW_EVENT}" (New Event at a Location) or "${NEW_ANOMALY}" (New Anomaly in a Timeline)`);
 }
 
+/** Fetch Test Event: the newest event with a time (in the window) or anomaly, remembering nothing. */
+async function fetchTestEvent(n8n: IPollFunctions, watch: Watch): Promise<INodeExecutionData[][]> {
+	const window = watch.lookBackMs === undefined ? undefined : windowFor(undefined, Date.now(), watch.lookBackMs);
+	const listed = await watch.list(window);
+	const shown = newest(window ? listed.filter((entry) => Number.isNaN(entry.at) || (entry.at >= window.start && entry.at <= window.end)) : listed);
+	if (!shown) {
+		throw new NodeOperationError(n8n.getNode(), `${watch.nothing}: nothing to show`, {
+			description: 'Fetch Test Event shows the newest one the service lists now. Nothing was remembered, so the workflow still starts for it once it appears.',
+		});
+	}
+	return [n8n.helpers.returnJsonArray([watch.item(shown.json)])];
+}
+
 export async function pollTimeline(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const watch = watchOf(this);
-	const { listed, windowStart } = await watch.list();
-	const items = (found: Listed[]) => [this.helpers.returnJsonArray(found.map((entry) => watch.item(entry.json)))];
+	if (this.getMode() === 'manual') return await fetchTestEvent(this, watch);
 
-	if (this.getMode() === 'manual') {
-		const latest = oldestFirst(listed).at(-1);
-		if (!latest) {
-			throw new NodeOperationError(this.getNode(), `${watch.nothing}: nothing to show`, {
-				description: 'Fetch Test Event shows the latest one the service lists now. Nothing was remembered, so the workflow still starts for it once it appears.',
-			});
-		}
-		return items([latest]);
-	}
-
-	const { first, fresh } = sight(this.getWorkflowStaticData('node'), watch.key, listed, windowStart);
-	const started = first && !this.getNodeParameter(`options.${startWithExisting.name}`, false) ? [] : fresh;
-	return started.length > 0 ? items(started) : null;
+	const kept = keptMemory(this, watch.key);
+	const window = watch.lookBackMs === undefined ? undefined : windowFor(kept.seen, Date.now(), watch.lookBackMs);
+	const { fresh, seen } = sight(kept.seen, watch.key, await watch.list(window), window);
+	kept.keep(seen);
+	const started = kept.seen === undefined && !this.getNodeParameter(`options.${startWithExisting.name}`, false) ? [] : fresh;
+	return started.length > 0 ? [this.helpers.returnJsonArray(started.map((entry) => watch.item(entry.json)))] : null;
 }
