@@ -220,6 +220,7 @@ export class ChatAppMessagingTrigger implements INodeType {
 						...event,
 						window_open_until: windowOpenUntil(event.timestamp as string),
 						previous_inbound_at: previousInbound(
+							this.getWorkflowStaticData('node'),
 							{ workflowId: this.getWorkflow().id, nodeName: this.getNode().name },
 							event.from as string,
 							event.timestamp as string,

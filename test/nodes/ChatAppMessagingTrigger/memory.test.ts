@@ -259,30 +259,84 @@ describe('the repeat memory', () => {
 });
 
 describe('the sender memory (previous_inbound_at)', () => {
-	const owner = (workflowId: string | undefined) => ({ workflowId, nodeName: 'Trigger' });
 	const at = (minutes: number) => new Date(Date.UTC(2030, 0, 1) + minutes * 60_000).toISOString();
+	const T0 = Date.UTC(2030, 0, 1);
+
+	/** One trigger node of one n8n process, on a workflow whose static data n8n last saved in `db`. */
+	function senderProcess(db: { saved: IDataObject }, saved = true) {
+		const owner = { workflowId: saved ? `workflow-${++processes}` : undefined, nodeName: 'Chat-App Messaging Trigger' };
+		return (from: string, timestamp: string, now: number): string | null => {
+			const loaded = ObservableObject.create(copy(db.saved), undefined, { ignoreEmptyOnFirstChild: true }) as IDataObject;
+			if (!loaded[NODE]) loaded[NODE] = ObservableObject.create({}, loaded as IObservableObject);
+			const previous = previousInbound(loaded[NODE] as IDataObject, owner, from, timestamp, now);
+			if ((loaded as { __dataChanged?: boolean }).__dataChanged) db.saved = copy(loaded);
+			return previous;
+		};
+	}
 
 	it('answers the latest earlier message of the number, per workflow and node', () => {
-		expect(previousInbound(owner('w1'), '+14155550123', at(0), 0)).toBeNull();
-		expect(previousInbound(owner('w1'), '+14155550123', at(5), 1)).toBe(at(0));
-		expect(previousInbound(owner('w2'), '+14155550123', at(6), 2)).toBeNull();
+		const w1 = senderProcess({ saved: {} });
+		const w2 = senderProcess({ saved: {} });
+		expect(w1('+14155550123', at(0), T0)).toBeNull();
+		expect(w1('+14155550123', at(5), T0 + 1)).toBe(at(0));
+		expect(w2('+14155550123', at(6), T0 + 2)).toBeNull();
 		// a late delivery of an older message neither goes back in time nor is the latest
-		expect(previousInbound(owner('w1'), '+14155550123', at(1), 3)).toBe(at(5));
-		expect(previousInbound(owner('w1'), '+14155550123', at(7), 4)).toBe(at(5));
+		expect(w1('+14155550123', at(1), T0 + 3)).toBe(at(5));
+		expect(w1('+14155550123', at(7), T0 + 4)).toBe(at(5));
 	});
 
 	it('an unsaved workflow remembers nothing', () => {
-		expect(previousInbound(owner(undefined), '+14155550123', at(0), 0)).toBeNull();
-		expect(previousInbound(owner(undefined), '+14155550123', at(1), 1)).toBeNull();
+		const unsaved = senderProcess({ saved: {} }, false);
+		expect(unsaved('+14155550123', at(0), T0)).toBeNull();
+		expect(unsaved('+14155550123', at(1), T0 + 1)).toBeNull();
+	});
+
+	it('survives a restart: a new process knows the number from static data, saved at most every quarter second', () => {
+		const db = { saved: {} };
+		const before = senderProcess(db);
+		// A burst of five: the first call saves, the next ones within a quarter second do not.
+		for (let i = 0; i < 5; i++) before('+14155550123', at(i / 60), T0 + i * 50);
+		const after = senderProcess(db);
+		expect(after('+14155550123', at(30), T0 + 30 * 60_000)).toBe(at(0));
+		// the process that saved nothing of the burst's end wrote it back with its next call
+		before('+14155550999', at(31), T0 + 31 * 60_000);
+		expect(senderProcess(db)('+14155550123', at(32), T0 + 32 * 60_000)).toBe(at(30));
+		expect(((db.saved as IDataObject)[NODE] as IDataObject).conversations).toEqual({
+			'+14155550123': Date.parse(at(32)),
+			'+14155550999': Date.parse(at(31)),
+		});
+	});
+
+	it('two processes writing in turn keep both numbers (the later message wins)', () => {
+		const db = { saved: {} };
+		const a = senderProcess(db);
+		const b = senderProcess(db);
+		a('+1000', at(0), T0);
+		b('+2000', at(1), T0 + 1000);
+		a('+1000', at(2), T0 + 2000);
+		expect(senderProcess(db)('+2000', at(3), T0 + 3000)).toBe(at(1));
+		expect(senderProcess(db)('+1000', at(4), T0 + 4000)).toBe(at(2));
 	});
 
 	it('forgets a sender after 48 hours, and the least recent beyond 5,000 senders', () => {
-		expect(previousInbound(owner('w3'), '+1000', at(0), 0)).toBeNull();
-		expect(previousInbound(owner('w3'), '+1000', at(1), REMEMBERED_FOR_MS)).toBeNull();
-		const now = REMEMBERED_FOR_MS + 1;
-		for (let i = 0; i <= REMEMBERED; i++) previousInbound(owner('w3'), `+2${i}`, at(2), now);
-		// the first of 5,001 senders is forgotten, the second still known
-		expect(previousInbound(owner('w3'), '+20', at(3), now)).toBeNull();
-		expect(previousInbound(owner('w3'), '+22', at(3), now)).toBe(at(2));
+		const db = { saved: {} };
+		const w3 = senderProcess(db);
+		expect(w3('+1000', at(0), T0)).toBeNull();
+		const day2 = T0 + REMEMBERED_FOR_MS;
+		expect(w3('+1000', new Date(day2).toISOString(), day2)).toBeNull();
+		const day4 = T0 + 2 * REMEMBERED_FOR_MS;
+		expect(senderProcess(db)('+1000', new Date(day4).toISOString(), day4)).toBeNull();
+		// 5,001 senders, a millisecond apart, in one process; then a restarted one reads what was saved.
+		// (Static data held as one object: the memory only ever replaces its part, as n8n's save would.)
+		const start = T0 + 3 * REMEMBERED_FOR_MS;
+		const moment = (i: number) => new Date(start + i).toISOString();
+		const staticData: IDataObject = {};
+		const owner = (id: string) => ({ workflowId: id, nodeName: 'Chat-App Messaging Trigger' });
+		for (let i = 0; i <= REMEMBERED; i++) previousInbound(staticData, owner('w4'), `+2${i}`, moment(i), start + i);
+		expect(Object.keys(staticData.conversations as object)).toHaveLength(REMEMBERED);
+		const later = start + REMEMBERED + 1;
+		const restarted = (from: string, i: number) => previousInbound(staticData, owner('w4, restarted'), from, moment(i), later + i);
+		expect(restarted('+20', REMEMBERED + 1)).toBeNull();
+		expect(restarted('+22', REMEMBERED + 2)).toBe(moment(2));
 	});
 });

@@ -1,6 +1,7 @@
 // What a delivery of the messaging service's account webhook must carry, checked before
 // anything starts. Pure functions: no n8n context, so they read like the contract.
 import type { IDataObject } from 'n8n-workflow';
+import { parseServiceTime } from '../../serviceTime';
 
 export const STATUS_EVENT = 'message.status';
 export const INBOUND_EVENT = 'message.inbound';
@@ -97,7 +98,7 @@ export function checkEvent(body: IDataObject): ParsedDelivery {
 		if (value === undefined) problems.push(`"${field}" is missing`);
 		else if (typeof value !== 'string' || value.trim() === '') problems.push(`"${field}" is ${describe(value)}`);
 	}
-	if (problems.length === 0 && Number.isNaN(Date.parse(body.timestamp as string))) {
+	if (problems.length === 0 && Number.isNaN(parseServiceTime(body.timestamp))) {
 		problems.push(`"timestamp" is ${describe(body.timestamp)}, not an ISO 8601 date-time`);
 	}
 	if (problems.length > 0) {
@@ -110,11 +111,11 @@ export function checkEvent(body: IDataObject): ParsedDelivery {
 }
 
 /**
- * When the 24-hour window the inbound message opened closes (ISO 8601, UTC); null when that is
- * past the last date JavaScript can represent (a timestamp in the year 275760).
+ * When the 24-hour window the inbound message opened closes (ISO 8601, UTC; a timestamp without a
+ * zone is UTC); null when that is past the last date JavaScript can represent (the year 275760).
  */
 export function windowOpenUntil(timestamp: string): string | null {
-	const closes = new Date(Date.parse(timestamp) + SERVICE_WINDOW_MS);
+	const closes = new Date(parseServiceTime(timestamp) + SERVICE_WINDOW_MS);
 	return Number.isNaN(closes.getTime()) ? null : closes.toISOString();
 }
 
