@@ -1,19 +1,22 @@
 /**
- * Example 01 on the Timeline Navigation Events Trigger, over real polls of a real n8n (an instance of
- * this file's own, its user folder kept across a restart), against the sandbox, with n8n's
- * shortest schedule (every minute). Between the polls the sandbox's events change as a time
- * traveller would change them; what the customer receives is counted in the sandbox's request
- * log: one event_alert per event, none twice, none missing.
+ * The Timeline Navigation Events Trigger over real polls of a real n8n, on each of n8n's
+ * schedulers: the classic one (the default through n8n 2.44, and 1.x) and, on 2.41, the durable
+ * one (its four settings on, as n8n's docs say 2.45 will have by default), side by side, each in
+ * an n8n of its own (user folder kept across restarts) polling every minute, n8n's shortest.
  *
- * - activation remembers the two events already there: nothing starts, also after a restart
- *   right away (n8n saved what the activation remembered);
- * - poll: a new event and one back-dated into the window through Manipulate Event: one
- *   execution, two alerts, oldest first;
- * - poll: nothing new: nothing starts;
- * - n8n restarts (after that empty poll) while an event is added: the poll n8n runs at start-up
- *   alerts it once;
- * - a poll the service answers with HTTP 503 starts nothing and is recorded as an error execution
- *   with the service's words; the next poll alerts the event added meanwhile.
+ * Example 01 (events at a place, an alert template per event) and a workflow of the trigger on a
+ * timeline's anomalies, published while events and an anomaly are already there; then, as a time
+ * traveller would change things between polls:
+ * - n8n restarts right after the publication; an event and an anomaly come before n8n's first
+ *   scheduled poll (the durable scheduler never keeps what the publication's poll saw);
+ * - an event back-dated three hours through Manipulate Event;
+ * - the workflow unpublished, an event added, published again;
+ * - n8n restarts with an event added while it is down;
+ * - a poll answered with HTTP 503 (an error execution with the service's words), and an event
+ *   that the next good poll starts.
+ * In the end each event started exactly one alert and the anomaly one execution; nothing that
+ * was there at publication started anything; with the durable scheduler the `poller_state` rows
+ * hold the memory.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -21,6 +24,7 @@ import * as path from 'node:path';
 
 import { EXAMPLE_DATA, EXAMPLE_FILES, readExample, seedExampleData } from '../../tools/n8n/examples';
 import { wireCredentials, type StoredCredential, type WorkflowJson } from '../../tools/n8n/client';
+import { queryN8nDatabase } from '../../tools/n8n/database';
 import { startN8n, type N8nInstance } from '../../tools/n8n/instance';
 import { freePort } from '../../tools/n8n/processes';
 import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';
@@ -30,135 +34,255 @@ import { waitFor } from '../../tools/shared/wait';
 import { e2eRuntime, log } from './environment';
 import { env, sandbox } from './support';
 
-jest.setTimeout(900_000);
+jest.setTimeout(1_200_000);
 
 const runtime = e2eRuntime();
 const TRIGGER = 'New Event at Alexandria';
 /** One minute between polls, at a random second: a poll is due within this. */
 const POLL_DUE_MS = 75_000;
 const MINUTE = 60_000;
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
-let n8n: N8nInstance;
-let userFolder: string;
-let port: number;
-let creds: StoredCredential[];
-const start = async () => {
-	n8n = await startN8n({ port, userFolder, runtime, log, logFile: path.join(ARTIFACTS_DIR, 'e2e', `polling-${runtime.id}.log`) });
+/** n8n 2.41's durable scheduler with durable poll cursors: all four settings, as n8n 2.45 will default them. */
+const DURABLE_SCHEDULER = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
 };
 
-/** Example 01 as published, with the trigger polling every minute (the example polls every 5). */
-function everyMinute(): WorkflowJson {
+interface Variant {
+	name: string;
+	env: Record<string, string>;
+	/** Each variant watches a place of its own, so that their alerts (the template's first parameter) tell them apart. */
+	location: string;
+}
+
+const VARIANTS: Variant[] = [
+	{ name: 'classic scheduler', env: {}, location: EXAMPLE_DATA.location },
+	...(runtime.id === '2.41' ? [{ name: 'durable scheduler', env: DURABLE_SCHEDULER, location: 'Pharos, Egypt' }] : []),
+];
+
+const timeline = () => api(env.sandbox.url, env.sandbox.timelineKey);
+const finished = (executions: any[]) => executions.filter((e) => e.status !== 'running' && e.status !== 'new');
+
+/** Example 01 watching `location`, polling every minute (the example polls every 5). */
+function eventAlerts(location: string): WorkflowJson {
 	const wf = readExample(EXAMPLE_FILES.eventAlerts);
 	const trigger = wf.nodes.find((node) => node.name === TRIGGER);
 	if (!trigger) throw new Error(`${EXAMPLE_FILES.eventAlerts} has no node "${TRIGGER}"`);
-	trigger.parameters = { ...trigger.parameters, pollTimes: { item: [{ mode: 'everyMinute' }] } };
-	return { ...wf, name: `${wf.name} (every minute)` };
+	trigger.parameters = { ...trigger.parameters, location, pollTimes: { item: [{ mode: 'everyMinute' }] } };
+	return { ...wf, name: `${wf.name} (${location}, every minute)` };
 }
 
-const polls = async () => await sandbox.requests({ path: '/v1/monitor-events' });
-/** Waits until the service has been polled `count` times in all. */
-async function polled(count: number) {
-	await waitFor(`poll ${count}`, async () => (await polls()).length >= count, { timeoutMs: POLL_DUE_MS, intervalMs: 500 });
-}
-const alerts = async () =>
-	(await sandbox.requests({ method: 'POST', path: '/v1/messages' })).map((request) => (request.body as { template: { parameters: string[] } }).template.parameters[2]);
-const finished = (executions: any[]) => executions.filter((e) => e.status !== 'running' && e.status !== 'new');
-/** The workflow's executions once `count` have finished and the alerts they send have arrived. */
-async function executionsOnceFinished(workflowId: string, count: number) {
-	return await waitFor(`${count} finished executions`, async () => {
-		const all = finished(await n8n.executions(workflowId));
-		return all.length >= count ? all : undefined;
-	}, { timeoutMs: 30_000, intervalMs: 500 });
+/** The trigger alone on a timeline's anomalies, every minute: each execution holds one started run. */
+function anomalyWatch(timelineId: string, trigger: WorkflowJson['nodes'][number]): WorkflowJson {
+	return {
+		name: `New anomalies in ${timelineId}`,
+		nodes: [
+			{
+				...trigger,
+				name: 'New Anomaly',
+				parameters: { event: 'newAnomaly', timelineId: { __rl: true, mode: 'id', value: timelineId }, pollTimes: { item: [{ mode: 'everyMinute' }] } },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
 }
 
-const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+/** A paradox anomaly in the timeline: an item fixed now, then an event manipulated to before it. */
+async function addAnomaly(timelineId: string, description: string): Promise<void> {
+	expect((await timeline().post('/items', { timeline_id: timelineId, name: `Fixed before: ${description}` })).status).toBe(201);
+	const manipulated = await timeline().post('/events', { timeline_id: timelineId, action: 'add', time: ago(60 * MINUTE), description });
+	expect(manipulated.status).toBe(201);
+}
+
+class Run {
+	n8n!: N8nInstance;
+	private readonly userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-polling-'));
+	private port = 0;
+	private creds: StoredCredential[] = [];
+	alertsId = '';
+	anomaliesId = '';
+	timelineId = '';
+
+	constructor(readonly variant: Variant) {}
+
+	say(line: string) {
+		log(`[polling ${runtime.id}, ${this.variant.name}] ${line}`);
+	}
+
+	async start(): Promise<void> {
+		this.port ||= await freePort();
+		const logFile = path.join(ARTIFACTS_DIR, 'e2e', `polling-${runtime.id}-${this.variant.name.replace(/ /g, '-')}.log`);
+		this.n8n = await startN8n({ port: this.port, userFolder: this.userFolder, runtime, log, logFile, env: this.variant.env });
+	}
+
+	async restart(between: () => Promise<void> = async () => {}): Promise<void> {
+		await this.n8n.stop();
+		await between();
+		await this.start();
+	}
+
+	async polls(): Promise<number> {
+		return (await sandbox.requests({ path: '/v1/monitor-events' })).filter((r) => r.query.location === this.variant.location).length;
+	}
+
+	/** Waits for the next poll of the events after `count` polls, and for what it started to finish. */
+	async polled(count: number): Promise<number> {
+		await waitFor(`poll ${count + 1} at ${this.variant.location}`, async () => (await this.polls()) > count, { timeoutMs: POLL_DUE_MS, intervalMs: 500 });
+		await new Promise((resolve) => setTimeout(resolve, 3000));
+		return await this.polls();
+	}
+
+	async nextPoll(): Promise<number> {
+		return await this.polled(await this.polls());
+	}
+
+	async alerts(): Promise<string[]> {
+		const sends = await sandbox.requests({ method: 'POST', path: '/v1/messages' });
+		return sends
+			.map((request) => (request.body as { template: { parameters: string[] } }).template.parameters)
+			.filter((parameters) => parameters[0] === this.variant.location)
+			.map((parameters) => parameters[2]);
+	}
+
+	/** Waits until `count` alerts of this variant have arrived. */
+	async alertsUpTo(count: number): Promise<void> {
+		await waitFor(`${count} alerts at ${this.variant.location}`, async () => (await this.alerts()).length >= count, { timeoutMs: POLL_DUE_MS, intervalMs: 1000 });
+	}
+
+	async seed(description: string, msAgo: number): Promise<void> {
+		await sandbox.seedEvent({ location: this.variant.location, time: ago(msAgo), description });
+	}
+
+	async setUp(): Promise<void> {
+		await this.start();
+		this.creds = await this.n8n.importCredentials(sandboxCredentials(env.sandbox));
+		this.timelineId = (await timeline().post('/timelines', { name: `Watched by the ${this.variant.name}` })).data.timeline_id;
+		await this.seed('The library opens', 5 * 60 * MINUTE);
+		await this.seed('The lighthouse is lit', 60 * MINUTE);
+		await addAnomaly(this.timelineId, 'There before publication');
+		const alerts = eventAlerts(this.variant.location);
+		this.alertsId = await this.n8n.importWorkflow(wireCredentials(alerts, this.creds));
+		this.anomaliesId = await this.n8n.importWorkflow(wireCredentials(anomalyWatch(this.timelineId, alerts.nodes.find((node) => node.name === TRIGGER)!), this.creds));
+		this.say('set up');
+	}
+
+	async publish(): Promise<void> {
+		await this.n8n.activate(this.alertsId);
+		await this.n8n.activate(this.anomaliesId);
+	}
+
+	async anomalyRuns(): Promise<any[]> {
+		return finished(await this.n8n.executions(this.anomaliesId));
+	}
+
+	async cursors(): Promise<Array<{ workflowId: string; cursor: string }>> {
+		return await queryN8nDatabase(this.n8n, 'SELECT "workflowId", "cursor" FROM poller_state');
+	}
+
+	async stop(): Promise<void> {
+		await this.n8n?.stop();
+		fs.rmSync(this.userFolder, { recursive: true, force: true });
+	}
+}
+
+const runs = VARIANTS.map((variant) => new Run(variant));
 
 beforeAll(async () => {
-	userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-polling-'));
-	port = await freePort();
-	await start();
-	creds = await n8n.importCredentials(sandboxCredentials(env.sandbox));
-	await sandbox.reset();
 	await sandbox.setWebhook(null);
 	await seedExampleData(sandbox);
-}, 300_000);
-
-afterAll(async () => {
-	await n8n?.stop();
-	fs.rmSync(userFolder, { recursive: true, force: true });
 }, 120_000);
 
-test('every new event alerts the customer once: across polls, a back-dated event, an empty poll, a restart and a failed poll', async () => {
-	const id = await n8n.importWorkflow(wireCredentials(everyMinute(), creds));
-	await sandbox.clearRequests();
-	const timeline = api(env.sandbox.url, env.sandbox.timelineKey);
+afterAll(async () => {
+	await Promise.all(runs.map(async (run) => await run.stop()));
+}, 120_000);
 
-	// Activation: the poll n8n runs at once only remembers the two seeded events; restarted right
-	// away, n8n polls at start-up and still starts nothing for them.
-	await n8n.activate(id);
-	await polled(1);
-	expect((await polls())[0].query.location).toBe(EXAMPLE_DATA.location);
-	await n8n.stop();
-	await start();
-	await polled(2);
-	expect(await n8n.executions(id)).toEqual([]);
-	const afterActivation = (await polls()).length;
+test.concurrent.each(runs.map((run) => [run.variant.name, run] as const))(
+	'on the %s: nothing there at publication starts; every event and anomaly after it starts once, across a restart, a republication and a failed poll',
+	async (_name, run) => {
+		await run.setUp();
 
-	// Poll: a new event, and one back-dated three hours through Manipulate Event.
-	await sandbox.seedEvent({ location: EXAMPLE_DATA.location, time: ago(30 * MINUTE), description: 'A caravan from Memphis arrives' });
-	const line = (await timeline.post('/timelines', { name: 'Detour' })).data;
-	const manipulated = await timeline.post('/events', {
-		timeline_id: line.timeline_id,
-		action: 'add',
-		time: ago(180 * MINUTE),
-		description: 'A scroll is saved from the fire',
-		location: EXAMPLE_DATA.location,
-	});
-	expect(manipulated.status).toBe(201);
-	await polled(afterActivation + 1);
-	const first = await executionsOnceFinished(id, 1);
-	expect(first.map((e) => [e.mode, e.status])).toEqual([['trigger', 'success']]);
-	expect(await alerts()).toEqual(['A scroll is saved from the fire', 'A caravan from Memphis arrives']);
+		// Publication remembers what is there; n8n restarts at once; an event and an anomaly come
+		// before the first scheduled poll, which starts each once.
+		await run.publish();
+		await run.restart(async () => {
+			await run.seed('A caravan arrives before the first scheduled poll', 30 * MINUTE);
+			await addAnomaly(run.timelineId, 'A paradox before the first scheduled poll');
+		});
+		let polls = await run.nextPoll();
+		await run.alertsUpTo(1);
+		expect(await run.alerts()).toEqual(['A caravan arrives before the first scheduled poll']);
+		const anomalyRuns = await waitFor('the anomaly run', async () => {
+			const all = await run.anomalyRuns();
+			return all.length >= 1 && all;
+		}, { timeoutMs: POLL_DUE_MS, intervalMs: 1000 });
+		expect(anomalyRuns.map((e) => e.status)).toEqual(['success']);
+		if (run.variant.env === DURABLE_SCHEDULER) {
+			// The durable scheduler's cursors hold the memory (they stayed `{}` before the fix).
+			const cursors = await run.cursors();
+			for (const id of [run.alertsId, run.anomaliesId]) {
+				const cursor = cursors.find((row) => row.workflowId === id)?.cursor;
+				expect(JSON.parse(cursor ?? '{}')).toMatchObject({ seen: { watching: expect.any(String) } });
+			}
+		}
 
-	// Poll: nothing new.
-	await polled(afterActivation + 2);
-	expect(finished(await n8n.executions(id))).toHaveLength(1);
+		// A back-dated event, added through Manipulate Event into the last 24 hours.
+		const manipulated = await timeline().post('/events', {
+			timeline_id: run.timelineId,
+			action: 'add',
+			time: ago(180 * MINUTE),
+			description: 'A scroll is saved from the fire',
+			location: run.variant.location,
+		});
+		expect(manipulated.status).toBe(201);
+		polls = await run.polled(polls);
+		await run.alertsUpTo(2);
 
-	// A restart after that empty poll, with an event added while n8n is down.
-	await n8n.stop();
-	await sandbox.seedEvent({ location: EXAMPLE_DATA.location, time: ago(10 * MINUTE), description: 'The harbour chain is raised' });
-	const beforeStart = (await polls()).length;
-	await start();
-	await polled(beforeStart + 1);
-	await executionsOnceFinished(id, 2);
-	expect((await alerts()).slice(2)).toEqual(['The harbour chain is raised']);
+		// Unpublished, an event added, published again: the publication's poll starts it.
+		await run.n8n.deactivate(run.alertsId);
+		await run.seed('The harbour chain is raised while unpublished', 10 * MINUTE);
+		await run.n8n.activate(run.alertsId);
+		await run.alertsUpTo(3);
 
-	// A poll that fails (HTTP 503), then one that succeeds.
-	await sandbox.injectFault({ kind: 'status', status: 503, path: '/v1/monitor-events', count: 1 });
-	await sandbox.seedEvent({ location: EXAMPLE_DATA.location, time: ago(5 * MINUTE), description: 'A storm closes the harbour' });
-	const beforeFault = (await polls()).length;
-	await polled(beforeFault + 1);
-	expect((await polls()).at(-1)?.responseStatus).toBe(503);
-	const withError = await executionsOnceFinished(id, 3);
-	const failed = withError.filter((e) => e.status === 'error');
-	expect(failed).toHaveLength(1);
-	const failure = (await n8n.api('GET', `/executions/${failed[0].id}?includeData=true`)).body;
-	expect(JSON.stringify(failure.data?.resultData?.error)).toMatch(/New events at \\"Alexandria, Egypt\\" failed: the service answered HTTP 503: \S/);
-	await polled(beforeFault + 2);
-	const all = await executionsOnceFinished(id, 4);
+		// n8n restarts with an event added while it is down: the classic scheduler polls at
+		// start-up, the durable one at its next scheduled poll.
+		await run.restart(async () => await run.seed('A storm while n8n was down', 5 * MINUTE));
+		if (run.variant.env === DURABLE_SCHEDULER) polls = await run.nextPoll();
+		await run.alertsUpTo(4);
 
-	// The whole month in minutes: four events, four alerts, each once; three runs and one error.
-	expect(await alerts()).toEqual([
-		'A scroll is saved from the fire',
-		'A caravan from Memphis arrives',
-		'The harbour chain is raised',
-		'A storm closes the harbour',
-	]);
-	expect(all.map((e) => e.status).sort()).toEqual(['error', 'success', 'success', 'success']);
-	const sends = await sandbox.requests({ method: 'POST', path: '/v1/messages' });
-	expect(sends.every((request) => request.responseStatus === 200 && (request.body as { to: string }).to === EXAMPLE_DATA.customerPhone)).toBe(true);
-	// {{2}}: the event's time as people read it, not an ISO timestamp.
-	for (const send of sends) expect((send.body as { template: { parameters: string[] } }).template.parameters[1]).toMatch(/^\d{1,2} [A-Z][a-z]+ \d{4} at \d\d:\d\d UTC$/);
-	log(`[polling] n8n ${runtime.n8nVersion}: ${(await polls()).length} polls, ${all.length} executions (1 error), ${sends.length} alerts`);
-	await n8n.deactivate(id);
-});
+		// A poll that fails (HTTP 503), then a good one with the event added meanwhile.
+		await sandbox.injectFault({ kind: 'status', status: 503, path: '/v1/monitor-events', query: { location: run.variant.location }, count: 1 });
+		await run.seed('Ships return after the failed poll', 2 * MINUTE);
+		polls = await run.nextPoll();
+		const failedPoll = (await sandbox.requests({ path: '/v1/monitor-events' })).filter((r) => r.query.location === run.variant.location).at(-1);
+		expect(failedPoll?.responseStatus).toBe(503);
+		const withError = await waitFor('the failed poll\'s error execution', async () => {
+			const failed = finished(await run.n8n.executions(run.alertsId)).filter((e) => e.status === 'error');
+			return failed.length === 1 && failed;
+		}, { timeoutMs: 30_000, intervalMs: 1000 });
+		const failure = (await run.n8n.api('GET', `/executions/${withError[0].id}?includeData=true`)).body;
+		expect(JSON.stringify(failure.data?.resultData?.error)).toMatch(/New events at .+ failed: the service answered HTTP 503: \S/);
+		polls = await run.nextPoll();
+		await run.alertsUpTo(5);
+
+		expect(await run.alerts()).toEqual([
+			'A caravan arrives before the first scheduled poll',
+			'A scroll is saved from the fire',
+			'The harbour chain is raised while unpublished',
+			'A storm while n8n was down',
+			'Ships return after the failed poll',
+		]);
+		const executions = finished(await run.n8n.executions(run.alertsId));
+		expect(executions.map((e) => e.status).sort()).toEqual(['error', 'success', 'success', 'success', 'success', 'success']);
+		expect((await run.anomalyRuns()).length).toBe(1);
+		// {{2}}: the event's time as people read it, not an ISO timestamp.
+		const sends = (await sandbox.requests({ method: 'POST', path: '/v1/messages' })).filter(
+			(request) => (request.body as { template: { parameters: string[] } }).template.parameters[0] === run.variant.location,
+		);
+		for (const send of sends) expect((send.body as { template: { parameters: string[] } }).template.parameters[1]).toMatch(/^\d{1,2} [A-Z][a-z]+ \d{4} at \d\d:\d\d UTC$/);
+		run.say(`${polls} polls, alerts: ${(await run.alerts()).length}, executions: ${executions.map((e) => e.status).join(' ')}, anomaly runs: 1`);
+	},
+);

@@ -8,20 +8,28 @@
  * - after a restart or a crash, every saved event is caught; the events after the process's last
  *   save (the last quarter second's before a pause) start the workflow again;
  * - n8n 2.x stores no static data with a saved execution; n8n 1.x stores the workflow's static
- *   data, the memory included, with every saved execution.
+ *   data, the memory included, with every saved execution;
+ * - the conversation memory (`previous_inbound_at`) is saved the same way: example 02 answers a
+ *   conversation once, also when n8n restarts in the middle of it.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { digestOf } from '../../nodes/shared/digest';
+import { NODE_TYPES } from '../../tools/n8n/communityPackage';
+import { wireCredentials } from '../../tools/n8n/client';
 import { queryN8nDatabase, settledExecutions } from '../../tools/n8n/database';
+import { EXAMPLE_FILES, inboundReplyText, readExample, seedExampleData } from '../../tools/n8n/examples';
 import { startN8n, type N8nInstance } from '../../tools/n8n/instance';
 import { freePort } from '../../tools/n8n/processes';
 import { ARTIFACTS_DIR, N8N_2 } from '../../tools/n8n/runtime';
+import { sandboxCredentials, webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
+import { webhookUrlsOf } from '../../tools/n8n/webhooks';
 import { waitFor } from '../../tools/shared/wait';
 import { inboundEvent, pool, post, publish, storedDigests, triggerOnlyWorkflow } from '../e2e-queue/support';
 import { e2eRuntime, log } from './environment';
+import { env, sandbox } from './support';
 
 /** docs/trigger.md: a process saves its new events with its first call this long after its previous save. */
 const SAVED_AFTER_MS = 250;
@@ -165,5 +173,43 @@ test('what a saved execution holds because of the memory, in bytes in n8n\'s dat
 		expect(withOn.every((r) => r.withMemory)).toBe(true);
 		expect(Math.max(...extra)).toBeGreaterThan(0);
 		expect(Math.max(...extra)).toBeLessThanOrEqual(Buffer.byteLength(staticData) + 64);
+	}
+});
+
+test('example 02 across a restart: a conversation that goes on after n8n restarts gets no second reply', async () => {
+	await sandbox.reset();
+	await seedExampleData(sandbox);
+	const creds = await n8n.importCredentials(sandboxCredentials(env.sandbox));
+	const example = readExample(EXAMPLE_FILES.inboundReply);
+	const id = await n8n.importWorkflow(wireCredentials({ ...example, name: `${example.name} (across a restart)` }, creds));
+	await n8n.activate(id);
+	const webhook = (await webhookUrlsOf(n8n, id)).find((u) => u.nodeType === NODE_TYPES.trigger)!.url;
+	await sandbox.setWebhook(webhook, webhookHeadersFor(example));
+	const timeZone = (await n8n.rest('GET', '/settings')).body.timezone;
+	const stranger = '+15550002222';
+	const replies = async () => (await sandbox.messages({ phone: stranger })).filter((m) => m.direction === 'outbound').map((m) => m.text);
+	const writes = async (texts: string[]) => {
+		const sent = [];
+		for (const text of texts) sent.push(await sandbox.inbound(stranger, text));
+		expect((await sandbox.flushWebhooks()).every((delivery) => delivery.status === 200)).toBe(true);
+		await settledExecutions(n8n, id);
+		return sent;
+	};
+	try {
+		const first = await writes(['Hi', 'is anyone there?', 'my parcel', 'never came', 'please']);
+		expect(await replies()).toEqual([inboundReplyText(undefined, first[0].timestamp, timeZone)]);
+		await restart();
+		// Minutes later (the sandbox's clock), the same conversation: no second reply.
+		await sandbox.advanceClock(10 * 60_000);
+		await writes(['Hello? Still waiting']);
+		expect(await replies()).toHaveLength(1);
+		// An hour after the last message: a new conversation, one reply.
+		await sandbox.advanceClock(61 * 60_000);
+		const later = await writes(['New question: do you ship abroad?']);
+		expect(await replies()).toEqual([inboundReplyText(undefined, first[0].timestamp, timeZone), inboundReplyText(undefined, later[0].timestamp, timeZone)]);
+		log(`[repeat-memory] n8n ${runtime.n8nVersion}: example 02, 5 messages, a restart, 1 more 10 min later, 1 more 61 min after: ${(await replies()).length} replies`);
+	} finally {
+		await sandbox.setWebhook(null);
+		await n8n.deactivate(id);
 	}
 });

@@ -3,7 +3,9 @@
  * cloud balancer in queue mode. By default it sends each request to the next process in turn
  * (round-robin). With `pinPaths`, requests whose path matches always go to the same process,
  * chosen by a hash of the path: the equivalent of nginx's `hash $request_uri consistent;` in
- * the location for `/webhook/`, so every delivery to one trigger reaches one process.
+ * the location for `/webhook/`, so every delivery to one trigger reaches one process. With
+ * `rewritePath` it also stands in for a proxy that serves n8n under a path (nginx's
+ * `location /automation/ { proxy_pass http://n8n:5678/; }` strips the prefix).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,6 +30,8 @@ export interface ProxyOptions {
 	port: number;
 	backends: string[];
 	pinPaths?: RegExp | null;
+	/** The path (with its query) the backend receives for the one asked; undefined: answered 404 here. */
+	rewritePath?: (requestPath: string) => string | undefined;
 	log?: Log;
 }
 
@@ -77,7 +81,13 @@ export async function startProxy(opts: ProxyOptions): Promise<WebhookProxy> {
 			res.end(JSON.stringify({ message: 'no webhook process behind the proxy' }));
 			return;
 		}
-		const target = new URL(choose(req.url ?? '/'));
+		const forwardedPath = opts.rewritePath ? opts.rewritePath(req.url ?? '/') : req.url;
+		if (forwardedPath === undefined) {
+			res.writeHead(404, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ message: `the proxy serves nothing at ${req.url}` }));
+			return;
+		}
+		const target = new URL(choose(forwardedPath));
 		counts.set(target.origin, (counts.get(target.origin) ?? 0) + 1);
 		const started = Date.now();
 		const upstream = http.request(
@@ -85,7 +95,7 @@ export async function startProxy(opts: ProxyOptions): Promise<WebhookProxy> {
 				host: target.hostname,
 				port: target.port,
 				method: req.method,
-				path: req.url,
+				path: forwardedPath,
 				headers: { ...endToEnd(req.headers), host: target.host, 'x-forwarded-for': req.socket.remoteAddress ?? '' },
 				agent,
 			},

@@ -30,10 +30,10 @@ export class FaultRegistry {
 	}
 
 	/** Counts the request against every matching fault; returns the first that fires. */
-	take(method: string, path: string): FaultState | undefined {
+	take(method: string, path: string, query: Record<string, unknown> = {}): FaultState | undefined {
 		let chosen: FaultState | undefined;
 		for (const fault of this.faults) {
-			if (!matches(fault, method, path)) continue;
+			if (!matches(fault, method, path, query)) continue;
 			fault.seen++;
 			if (chosen) continue;
 			const due = fault.everyNth ? fault.seen % fault.everyNth === 0 : true;
@@ -52,11 +52,11 @@ function remaining(f: FaultState): number {
 	return limit - f.fired;
 }
 
-function matches(f: FaultSpec, method: string, path: string): boolean {
+function matches(f: FaultSpec, method: string, path: string, query: Record<string, unknown>): boolean {
 	if (f.method && f.method.toUpperCase() !== method) return false;
 	if (f.path !== undefined && f.path !== path) return false;
 	if (f.pathPrefix !== undefined && !path.startsWith(f.pathPrefix)) return false;
-	return true;
+	return Object.entries(f.query ?? {}).every(([name, value]) => query[name] === value);
 }
 
 function validateFault(input: unknown): FaultSpec {
@@ -72,6 +72,9 @@ function validateFault(input: unknown): FaultSpec {
 		throw invalid('retryAfter', "The field 'retryAfter' must be a number of seconds or an HTTP date string.");
 	}
 	if (input.headers !== undefined && !isObject(input.headers)) throw invalid('headers', "The field 'headers' must be an object of strings.");
+	if (input.query !== undefined && !(isObject(input.query) && Object.values(input.query).every((value) => typeof value === 'string'))) {
+		throw invalid('query', "The field 'query' must be an object of strings (query parameters the request must carry).");
+	}
 	if (input.bodyText !== undefined && typeof input.bodyText !== 'string') throw invalid('bodyText', "The field 'bodyText' must be a string.");
 	return {
 		...(input as unknown as FaultSpec),

@@ -132,7 +132,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			entry.responseStatus = res.statusCode;
 		});
 
-		const fault = faults.take(method, path);
+		const fault = faults.take(method, path, query);
 		if (fault) {
 			entry.fault = fault.kind;
 			if (await applyFault(fault, res)) return;

@@ -47,6 +47,8 @@ export interface FaultSpec {
 	method?: string;
 	path?: string;
 	pathPrefix?: string;
+	/** Query parameters the request must carry, each with this exact value. */
+	query?: Record<string, string>;
 	/** How many times the fault fires. Default 1; unlimited when `everyNth` is set without it. */
 	count?: number;
 	/** Fire on every k-th matching request only (10 => 10 %), for soak tests. */

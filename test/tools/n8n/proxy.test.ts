@@ -85,4 +85,23 @@ describe('the queue cluster\'s load balancer', () => {
 		expect(answer.body.message).toMatch(new RegExp(`^webhook process ${process.url} did not answer: .+ \\(ECONNRESET on a new connection after \\d+ ms\\)$`));
 		expect(lines.filter((line) => line.includes('POST'))).toEqual([expect.stringMatching(new RegExp(`^\\[proxy\\] POST /webhook/abc/chat-app -> ${process.url}: ECONNRESET on a new connection`))]);
 	});
+
+	it('in front of n8n served under a path: strips the prefix, passes the waiting path unchanged, answers 404 elsewhere', async () => {
+		const echo = http.createServer((req, res) => res.end(JSON.stringify({ path: req.url })));
+		await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+		closers.push(async () => await new Promise<void>((resolve) => echo.close(() => resolve())));
+		const proxy = await startProxy({
+			port: 0,
+			backends: [`http://127.0.0.1:${(echo.address() as AddressInfo).port}`],
+			rewritePath: (path) => (path.startsWith('/automation/webhook-waiting/') ? path : path.startsWith('/automation/') ? path.slice('/automation'.length) : undefined),
+		});
+		closers.push(proxy.close);
+		const pathAt = async (path: string) => {
+			const res = await fetch(`${proxy.url}${path}`);
+			return [res.status, ((await res.json()) as { path?: string }).path];
+		};
+		expect(await pathAt('/automation/webhook/order?x=1')).toEqual([200, '/webhook/order?x=1']);
+		expect(await pathAt('/automation/webhook-waiting/7/node?signature=ab')).toEqual([200, '/automation/webhook-waiting/7/node?signature=ab']);
+		expect(await pathAt('/webhook/order')).toEqual([404, undefined]);
+	});
 });

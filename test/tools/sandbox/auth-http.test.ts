@@ -238,6 +238,14 @@ describe('fault injection', () => {
 		expect(empty.headers['content-length']).toBe('0');
 	});
 
+	test('only for requests whose query carries the given parameters', async () => {
+		await sandbox.client.injectFault({ kind: 'status', status: 503, path: '/v1/monitor-timeline', query: { timeline_id: 'tl_watched' } });
+		expect((await tl().get('/monitor-timeline', { params: { timeline_id: 'tl_other' } })).status).not.toBe(503);
+		expect((await tl().get('/monitor-timeline', { params: { timeline_id: 'tl_watched' } })).status).toBe(503);
+		expect(await sandbox.client.faults()).toEqual([]);
+		await expect(sandbox.client.injectFault({ kind: 'status', query: { timeline_id: 7 } } as never)).rejects.toThrow(/query/);
+	});
+
 	test('delay then a normal answer', async () => {
 		await sandbox.client.injectFault({ kind: 'delay', delayMs: 300, path: '/v1/travel' });
 		const started = Date.now();
