@@ -54,27 +54,40 @@ export interface Seen {
 const CANONICAL_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /**
- * The JSON text of a thing with its fields in a fixed order, and a `time` as one instant however
- * the service wrote it. Written out rather than sorted into new objects: a poll does this for
- * every event in the window.
+ * Writes things as JSON text with their fields in a fixed order and a `time` as one instant
+ * however the service wrote it. Written out rather than sorted into new objects, and each order
+ * of fields is sorted once per listing: a poll does this for every event in the window, and the
+ * service writes every event with the same fields.
  */
-function canonicalText(value: unknown, key?: string): string {
-	if (key === 'time' && typeof value === 'string' && !CANONICAL_TIME.test(value)) {
-		const at = parseServiceTime(value);
-		if (!Number.isNaN(at)) return JSON.stringify(new Date(at).toISOString());
+class CanonicalWriter {
+	/** The order of fields as listed (joined) → the sorted fields with their JSON names. */
+	private readonly orders = new Map<string, Array<[string, string]>>();
+
+	text(value: unknown, key?: string): string {
+		if (key === 'time' && typeof value === 'string' && !CANONICAL_TIME.test(value)) {
+			const at = parseServiceTime(value);
+			if (!Number.isNaN(at)) return JSON.stringify(new Date(at).toISOString());
+		}
+		if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+		if (Array.isArray(value)) return `[${value.map((entry) => this.text(entry)).join(',')}]`;
+		const object = value as IDataObject;
+		const names = Object.keys(object);
+		const listed = names.join('\u0000');
+		let order = this.orders.get(listed);
+		if (!order) {
+			order = names.sort().map((name) => [name, `${JSON.stringify(name)}:`]);
+			this.orders.set(listed, order);
+		}
+		let text = '{';
+		for (let i = 0; i < order.length; i++) text += `${i === 0 ? '' : ','}${order[i][1]}${this.text(object[order[i][0]], order[i][0])}`;
+		return `${text}}`;
 	}
-	if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-	if (Array.isArray(value)) return `[${value.map((entry) => canonicalText(entry)).join(',')}]`;
-	const object = value as IDataObject;
-	return `{${Object.keys(object)
-		.sort()
-		.map((name) => `${JSON.stringify(name)}:${canonicalText(object[name], name)}`)
-		.join(',')}}`;
 }
 
 /** Each thing the service listed with its digest and time, in the service's order. */
 export function fingerprinted(entries: IDataObject[], timeOf: (entry: IDataObject) => unknown): Listed[] {
-	return entries.map((json) => ({ json, digest: digestOf(canonicalText(json)), at: parseServiceTime(timeOf(json)) }));
+	const writer = new CanonicalWriter();
+	return entries.map((json) => ({ json, digest: digestOf(writer.text(json)), at: parseServiceTime(timeOf(json)) }));
 }
 
 /** Oldest first; things without a readable time keep the service's order, after the timed ones. */
