@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { MEMORY_KEY } from '../../../nodes/shared/timeline/trigger/store';
+import { FIRST_MEMORY_KEY, MEMORY_KEY } from '../../../nodes/shared/timeline/trigger/store';
 import { hostPoller, type HostedPoller } from '../../support/harness/poll';
 import type { HostPollerOptions } from '../../../tools/shared/poller';
 import { credentialsFor, useSandbox } from '../../support/node-support';
@@ -293,10 +293,12 @@ describe('outages longer than Look Back', () => {
 	const everyMinute = { event: 'newEvent', location: 'Alexandria', lookBackAmount: 1, lookBackUnit: 'minutes' };
 	const MINUTE = 60 * 1000;
 
-	/** The static data n8n saved at the last good poll, `ago` ms before now (n8n down since). */
+	/** The static data n8n saved at the last good poll (one that started the workflow), `ago` ms before now (n8n down since). */
 	async function savedBefore(agoMs: number): Promise<IDataObject> {
 		const first = await poller(everyMinute);
 		await first.activate();
+		await seed('Before the outage', ago(10_000));
+		expect(descriptions((await first.poll()).started)).toEqual(['Before the outage']);
 		const saved = first.savedStaticData();
 		const memory = (saved[`node:${first.node.name}`] as IDataObject)[MEMORY_KEY] as { through: number };
 		memory.through -= agoMs;
@@ -343,9 +345,16 @@ describe('wrong settings fail the activation, naming the field', () => {
 	});
 });
 
-it('keeps its memory in the node’s static data, under the key the docs name', async () => {
+it('keeps its memory in the node’s static data, under the key the docs name; the publication’s in the workflow’s until a poll starts the workflow', async () => {
 	await seed('Library opens', ago(HOUR));
 	const trigger = await poller();
 	await trigger.activate();
-	expect(Object.keys(trigger.savedStaticData()[`node:${trigger.node.name}`] as IDataObject)).toEqual([MEMORY_KEY]);
+	const published = trigger.savedStaticData();
+	expect(published.global).toEqual({ [FIRST_MEMORY_KEY]: { [trigger.node.name]: expect.objectContaining({ watching: 'newEvent|Alexandria|86400000' }) } });
+	expect(published[`node:${trigger.node.name}`]).toEqual({});
+	await seed('Lighthouse lit', ago(HOUR / 2));
+	expect(descriptions((await trigger.poll()).started)).toEqual(['Lighthouse lit']);
+	const saved = trigger.savedStaticData();
+	expect(Object.keys(saved[`node:${trigger.node.name}`] as IDataObject)).toEqual([MEMORY_KEY]);
+	expect(saved.global).toEqual({});
 });

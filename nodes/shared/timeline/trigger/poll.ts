@@ -134,7 +134,7 @@ export async function pollTimeline(this: IPollFunctions): Promise<INodeExecution
 	const kept = keptMemory(this, watch.key);
 	const window = watch.lookBackMs === undefined ? undefined : windowFor(kept.seen, Date.now(), watch.lookBackMs);
 	const { fresh, seen } = sight(kept.seen, watch.key, await watch.list(window), window);
-	kept.keep(seen);
 	const started = kept.seen === undefined && !this.getNodeParameter(`options.${startWithExisting.name}`, false) ? [] : fresh;
+	kept.keep(seen, started.length > 0);
 	return started.length > 0 ? [this.helpers.returnJsonArray(started.map((entry) => watch.item(entry.json)))] : null;
 }

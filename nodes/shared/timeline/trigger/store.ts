@@ -10,11 +10,15 @@
 // poll is the testing one. What that poll saw would be lost, and the first scheduled poll would
 // take itself for the first and swallow every event that came in between.
 //
-// So a poll that finds no memory of its own also leaves a copy of what it saw in the workflow's
-// global static data, under the node's name (as n8n keeps node static data): n8n saves the workflow's static data once a
-// publication has registered its triggers (`workflow-trigger-activator`'s `activateInternal`), on
-// both schedulers, and every scheduled poll reads it with the published workflow. The next poll
-// without a memory of its own takes the copy up; a poll with a memory of its own drops it.
+// So the first poll (no memory of its own yet) that starts nothing keeps what it saw in the
+// workflow's global static data instead, under the node's name (as n8n keys node static data):
+// n8n saves the workflow's static data once a publication has registered its triggers
+// (`workflow-trigger-activator`'s `activateInternal`), on both schedulers, and every scheduled
+// poll reads it with the published workflow. The next poll without a memory of its own takes that
+// copy up and keeps its memory in the node's static data as usual, leaving the copy until a poll
+// that starts the workflow, or one that found its own memory, drops it: until then the copy is
+// what a restart finds (on the classic scheduler n8n saves static data only when a poll starts the
+// workflow). The memory is held once, except between those polls.
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { readSeen, type Seen } from './memory';
 
@@ -26,8 +30,8 @@ export const FIRST_MEMORY_KEY = 'timelineTriggerFirstMemory';
 export interface KeptMemory {
 	/** What was seen before, from the node's memory or the copy; undefined for a first poll. */
 	seen: Seen | undefined;
-	/** Keeps what the poll saw. */
-	keep(seen: Seen): void;
+	/** Keeps what the poll saw; `starting`: the poll returns items, so n8n saves (or commits) the node's memory. */
+	keep(seen: Seen, starting: boolean): void;
 }
 
 export function keptMemory(n8n: IPollFunctions, watching: string): KeptMemory {
@@ -36,16 +40,22 @@ export function keptMemory(n8n: IPollFunctions, watching: string): KeptMemory {
 	const nodeKey = n8n.getNode().name;
 	const own = readSeen(nodeData[MEMORY_KEY], watching);
 	const copies = (globalData[FIRST_MEMORY_KEY] ?? {}) as IDataObject;
+	const copy = own ? undefined : readSeen(copies[nodeKey], watching);
+	const others = () => Object.fromEntries(Object.entries(copies).filter(([key]) => key !== nodeKey));
+	const dropCopy = () => {
+		if (!(nodeKey in copies)) return;
+		if (Object.keys(others()).length > 0) globalData[FIRST_MEMORY_KEY] = others();
+		else delete globalData[FIRST_MEMORY_KEY];
+	};
 	return {
-		seen: own ?? readSeen(copies[nodeKey], watching),
-		keep(seen) {
-			nodeData[MEMORY_KEY] = seen as unknown as IDataObject;
-			const others = Object.fromEntries(Object.entries(copies).filter(([key]) => key !== nodeKey));
-			if (!own) globalData[FIRST_MEMORY_KEY] = { ...others, [nodeKey]: seen as unknown as IDataObject };
-			else if (nodeKey in copies) {
-				if (Object.keys(others).length > 0) globalData[FIRST_MEMORY_KEY] = others;
-				else delete globalData[FIRST_MEMORY_KEY];
+		seen: own ?? copy,
+		keep(seen, starting) {
+			if (!own && !copy && !starting) {
+				globalData[FIRST_MEMORY_KEY] = { ...others(), [nodeKey]: seen as unknown as IDataObject };
+				return;
 			}
+			nodeData[MEMORY_KEY] = seen as unknown as IDataObject;
+			if (own || starting) dropCopy();
 		},
 	};
 }
