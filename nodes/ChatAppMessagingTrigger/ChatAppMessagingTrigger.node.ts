@@ -1,82 +1,15 @@
-// The Chat-App Messaging Inbox Trigger: starts a workflow for each event the messaging service posts
-// to its webhook (an inbound message or a delivery status), after checking the caller, the
-// payload, the user's filters and whether the same event came before (../shared/messaging/trigger/).
-// The Chat-App Messaging package ships it under its own names (../ChatAppTrigger/).
-import {
-	NodeOperationError,
-	type ICredentialsDecrypted,
-	type ICredentialTestFunctions,
-	type IDataObject,
-	type IHookFunctions,
-	type INodeCredentialTestResult,
-	type INodeType,
-	type INodeTypeDescription,
-	type IWebhookFunctions,
-	type IWebhookResponseData,
-} from 'n8n-workflow';
-import { belowTheFloor } from '../shared/errors';
-import { checkBasicAuthCredential, checkCaller, checkHeaderAuthCredential } from '../shared/messaging/trigger/authentication';
-import { deliveryMemory } from '../shared/messaging/trigger/deliveryMemory';
-import { TRIGGER_DESCRIPTION, triggerProperties, triggerSubtitle } from '../shared/messaging/trigger/description';
-import { previousInbound } from '../shared/messaging/trigger/senderMemory';
-import {
-	bodySize,
-	checkEvent,
-	deliveryKey,
-	INBOUND_EVENT,
-	MAX_BODY_BYTES,
-	readJsonObject,
-	STATUS_EVENT,
-	windowOpenUntil,
-} from '../shared/messaging/trigger/events';
-import { MAIN_CONNECTION, ON_SUPPORTED_N8N, withFloorNotice } from '../shared/n8nVersion';
-
-/** Answers the call itself (n8n answers only with the webhook's fixed 200 otherwise). */
-function reply(
-	ctx: IWebhookFunctions,
-	statusCode: number,
-	body: IDataObject,
-	headers: Record<string, string> = {},
-): IWebhookResponseData {
-	const res = ctx.getResponseObject();
-	res.writeHead(statusCode, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
-	res.end(JSON.stringify(body));
-	return { noWebhookResponse: true };
-}
-
-/** The trigger as n8n's log names it: by the node's and the workflow's names, which the user gave them. */
-function triggerInLog(ctx: IHookFunctions): string {
-	return `The trigger "${ctx.getNode().name}" of workflow "${ctx.getWorkflow().name ?? ctx.getWorkflow().id}"`;
-}
-
-/** A 200 acknowledgement that starts nothing: the service must not retry the event. */
-function acknowledgeOnly(eventType: string | undefined, reason: string): IWebhookResponseData {
-	return { webhookResponse: { received: true, started: false, event_type: eventType, reason } };
-}
+// The combined package's Chat-App Messaging Inbox Trigger (../shared/messaging/trigger/trigger.ts).
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { MESSAGING_TRIGGERS } from '../shared/catalog';
+import { triggerSubtitle } from '../shared/messaging/trigger/description';
+import { messagingTriggerDescription, receiveEvent, WEBHOOK_CREDENTIAL_TESTS, WEBHOOK_LIFECYCLE } from '../shared/messaging/trigger/trigger';
 
 export class ChatAppMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		// n8n's node panel shows a trigger with several events without the word "Trigger": the rest
-		// must still say it is where messages come in, and differ from every action node's name
-		// ("Chat-App Messaging" is the Chat-App Messaging package's action node).
-		displayName: 'Chat-App Messaging Inbox Trigger',
-		name: 'chatAppMessagingTrigger',
+		...messagingTriggerDescription(MESSAGING_TRIGGERS.chatAppMessagingTrigger),
+		// Written out here, where n8n's scanner reads them: the icon files, the subtitle and each credential's test.
 		icon: { light: 'file:chatAppMessagingTrigger.svg', dark: 'file:chatAppMessagingTrigger.dark.svg' },
-		group: ['trigger'],
-		// 1.1, not 1: for a webhook node at version 1 exactly, n8n evaluates an expression
-		// (`$parameter["options"]["binaryData"]`) while reading every request's body; above 1 it
-		// does not, and leaves bodies it cannot parse (no or another content type) unread, which
-		// `webhook()` reads itself.
-		version: 1.1,
 		subtitle: triggerSubtitle,
-		description: TRIGGER_DESCRIPTION,
-		defaults: { name: 'Chat-App Messaging Inbox Trigger' },
-		eventTriggerDescription:
-			'Waiting for the Chat-App Messaging service on the Test URL: set it as the webhook URL in the messaging dashboard (with the sandbox of npm start: POST {"url": "<Test URL>"} to its /_sandbox/webhook), then write to your chat-app number or send a message and wait for its delivery status',
-		activationMessage:
-			'The workflow now starts when the Chat-App Messaging service posts an inbound message or a delivery status to the Production URL. While testing you pasted the Test URL in the messaging dashboard: replace it there with the Production URL.',
-		inputs: [],
-		outputs: [MAIN_CONNECTION],
 		credentials: [
 			{
 				name: 'chatAppWebhookBasicAuthApi',
@@ -91,146 +24,11 @@ export class ChatAppMessagingTrigger implements INodeType {
 				displayOptions: { show: { authentication: ['headerAuth'] } },
 			},
 		],
-		webhooks: [
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				// Answer at once; `responseData: ''` makes n8n send the node's `webhookResponse`.
-				responseMode: 'onReceived',
-				responseData: '',
-				path: 'chat-app',
-			},
-		],
-		properties: withFloorNotice(triggerProperties),
 	};
 
-	methods = {
-		credentialTest: {
-			async checkWebhookHeaderAuth(
-				this: ICredentialTestFunctions,
-				credential: ICredentialsDecrypted,
-			): Promise<INodeCredentialTestResult> {
-				return checkHeaderAuthCredential(credential.data ?? {});
-			},
-			async checkWebhookBasicAuth(
-				this: ICredentialTestFunctions,
-				credential: ICredentialsDecrypted,
-			): Promise<INodeCredentialTestResult> {
-				return checkBasicAuthCredential(credential.data ?? {});
-			},
-		},
-	};
+	methods = { credentialTest: WEBHOOK_CREDENTIAL_TESTS };
 
-	// The service takes its webhook URL from the dashboard only (no API), so there is
-	// nothing to register, look up or remove remotely. These methods say so in n8n's log
-	// instead of pretending; errors are not caught, so they surface on activation.
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				// n8n cannot read the dashboard setting; report "not registered" so that
-				// `create` runs and logs where the URL must be pasted.
-				return false;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				if (!ON_SUPPORTED_N8N) throw belowTheFloor(this, 'The workflow does not start from it.');
-				const url = this.getNodeWebhookUrl('default');
-				if (!url) {
-					throw new NodeOperationError(this.getNode(), 'n8n did not provide a webhook URL for this trigger');
-				}
-				this.logger.info(
-					`${triggerInLog(this)} listens at ${url}. The messaging service has no API to set its webhook: paste this URL in the account's webhook setting in the messaging dashboard.`,
-				);
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				this.logger.info(
-					`${triggerInLog(this)} stopped listening at ${this.getNodeWebhookUrl('default') ?? 'its webhook URL'}. The messaging dashboard still points there: remove or change the URL there, or the service's deliveries will fail.`,
-				);
-				return true;
-			},
-		},
-	};
+	webhookMethods = { default: WEBHOOK_LIFECYCLE };
 
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		if (!ON_SUPPORTED_N8N) throw belowTheFloor(this, 'Nothing was started.');
-		// Authentication first: an unauthenticated caller learns nothing about the payload rules.
-		const caller = await checkCaller.call(this);
-		if (!caller.ok) {
-			const basic = this.getNodeParameter('authentication', 'none') === 'basicAuth';
-			return reply(
-				this,
-				401,
-				{ error: 'unauthorized', message: `Authorization failed: ${caller.message}` },
-				basic ? { 'WWW-Authenticate': 'Basic realm="Webhook"' } : {},
-			);
-		}
-
-		const request = this.getRequestObject();
-		let size = bodySize(request.rawBody, request.headers['content-length']);
-		if (size <= MAX_BODY_BYTES && request.body === undefined && request.rawBody === undefined) {
-			// Version 1.1: n8n did not read a body it cannot parse (no content type, octet-stream...).
-			await request.readRawBody();
-			size = bodySize(request.rawBody, request.headers['content-length']);
-		}
-		if (size > MAX_BODY_BYTES) {
-			return reply(this, 413, {
-				error: 'payload_too_large',
-				message: `The request body is ${size} bytes; a messaging event is limited to ${MAX_BODY_BYTES} bytes (1 MiB). Nothing was started.`,
-			});
-		}
-
-		const body = readJsonObject(this.getBodyData(), request.rawBody);
-		if (typeof body === 'string') return reply(this, 400, { error: 'invalid_body', message: body });
-		const delivery = checkEvent(body);
-		if (!delivery.ok) return reply(this, 400, { error: 'invalid_event', message: delivery.message });
-		const { event, eventType } = delivery;
-
-		if (!delivery.known) {
-			const passThrough = this.getNodeParameter('options.includeUnknownEvents', false) as boolean;
-			if (!passThrough) {
-				return acknowledgeOnly(eventType, `Unknown event type "${eventType}": ignored (see Options → Include Unknown Event Types)`);
-			}
-		} else {
-			const selected = [this.getNodeParameter('events', [])].flat() as string[];
-			if (!selected.includes(eventType)) {
-				return acknowledgeOnly(eventType, `Event type "${eventType}" is not selected in Trigger On`);
-			}
-			if (eventType === STATUS_EVENT) {
-				const wanted = this.getNodeParameter('status', 'any') as string;
-				if (wanted !== 'any' && event.status !== wanted) {
-					return acknowledgeOnly(eventType, `Status "${String(event.status)}" does not match the Status filter (${wanted})`);
-				}
-			}
-		}
-
-		const ignoreRepeats = this.getNodeParameter('ignoreRepeatedDeliveries', true) as boolean;
-		if (ignoreRepeats && typeof event.message_id === 'string') {
-			const memory = deliveryMemory(this.getWorkflowStaticData('node'), {
-				workflowId: this.getWorkflow().id,
-				nodeName: this.getNode().name,
-			});
-			if (!memory.firstDelivery(deliveryKey(event, eventType))) {
-				return acknowledgeOnly(eventType, 'Repeated delivery of an event that already started the workflow');
-			}
-		}
-
-		const output: IDataObject =
-			eventType === INBOUND_EVENT
-				? {
-						...event,
-						window_open_until: windowOpenUntil(event.timestamp as string),
-						previous_inbound_at: previousInbound(
-							this.getWorkflowStaticData('node'),
-							{ workflowId: this.getWorkflow().id, nodeName: this.getNode().name },
-							event.from as string,
-							event.timestamp as string,
-						),
-					}
-				: { ...event };
-		// The node answers the call itself: n8n then saves the static data (the repeat memory)
-		// as it answers, before it starts the execution. Left to n8n, the answer and the save
-		// come after the start, which resets n8n's "changed" mark, and the memory was lost.
-		const answered = reply(this, 200, { received: true, started: true, event_type: eventType });
-		return { ...answered, workflowData: [this.helpers.returnJsonArray(output)] };
-	}
+	webhook = receiveEvent;
 }

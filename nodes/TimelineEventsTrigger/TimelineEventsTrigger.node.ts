@@ -1,9 +1,13 @@
-import { TIMELINE_TRIGGERS } from '../shared/catalog';
-import { TimelinePollingTrigger } from '../shared/timeline/trigger/trigger';
+// The Timeline Navigation package's trigger: the combined package's under its own names and icon
+// (see ../shared/catalog.ts for why the names differ).
+import type { INodeTypeDescription } from 'n8n-workflow';
+import { TIMELINE_TRIGGERS, shownNames } from '../shared/catalog';
+import { TimelineNavigationEventsTrigger } from '../TimelineNavigationEventsTrigger/TimelineNavigationEventsTrigger.node';
 
-/** The Timeline Navigation package's trigger: the combined package's, under its own names. */
-export class TimelineEventsTrigger extends TimelinePollingTrigger {
-	constructor() {
-		super(TIMELINE_TRIGGERS.timelineEventsTrigger);
-	}
+export class TimelineEventsTrigger extends TimelineNavigationEventsTrigger {
+	description: INodeTypeDescription = {
+		...new TimelineNavigationEventsTrigger().description,
+		...shownNames(TIMELINE_TRIGGERS.timelineEventsTrigger),
+		icon: { light: 'file:timelineEventsTrigger.svg', dark: 'file:timelineEventsTrigger.dark.svg' },
+	};
 }

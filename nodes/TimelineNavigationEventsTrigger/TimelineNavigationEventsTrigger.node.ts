@@ -1,9 +1,18 @@
+// The combined package's Timeline Navigation Events Trigger (../shared/timeline/trigger/trigger.ts).
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { TIMELINE_TRIGGERS } from '../shared/catalog';
-import { TimelinePollingTrigger } from '../shared/timeline/trigger/trigger';
+import { triggerSubtitle } from '../shared/timeline/trigger/description';
+import { poll, TIMELINE_TRIGGER_METHODS, timelineTriggerDescription } from '../shared/timeline/trigger/trigger';
 
-/** The combined package's timeline trigger: new events and anomalies, by polling. */
-export class TimelineNavigationEventsTrigger extends TimelinePollingTrigger {
-	constructor() {
-		super(TIMELINE_TRIGGERS.timelineNavigationEventsTrigger);
-	}
+export class TimelineNavigationEventsTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		...timelineTriggerDescription(TIMELINE_TRIGGERS.timelineNavigationEventsTrigger),
+		// Written out here, where n8n's scanner reads them: the icon files and the subtitle.
+		icon: { light: 'file:timelineNavigationEventsTrigger.svg', dark: 'file:timelineNavigationEventsTrigger.dark.svg' },
+		subtitle: triggerSubtitle,
+	};
+
+	methods = TIMELINE_TRIGGER_METHODS;
+
+	poll = poll;
 }

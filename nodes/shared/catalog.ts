@@ -1,10 +1,9 @@
 // The nodes the three packages ship, as data: what the editor shows of each (names, description,
 // icon) and what n8n's node panel searches (its codex: categories and aliases). The three action
-// nodes are one class (actions/actionNode.ts) given their entry and services; the two timeline
-// triggers are one class (timeline/trigger/trigger.ts) given their entry. The build writes each
-// node's codex file (`X.node.json`) from here (tools/packages/assemble.ts). The messaging
-// triggers name themselves in their classes: n8n's scanner reads a trigger's credential tests from
-// its class's literal description, so theirs is written out.
+// nodes are one class (actions/actionNode.ts) given their entry and services; each trigger's
+// class takes its description from its entry (timeline/trigger/trigger.ts,
+// messaging/trigger/trigger.ts). The build writes each node's codex file (`X.node.json`) from
+// here (tools/packages/assemble.ts).
 //
 // A node of the combined package and its single-service counterpart need different display
 // names: n8n records installed nodes by display name and refuses a second package holding one
@@ -26,13 +25,16 @@ export interface NodeEntry {
 	name: string;
 	displayName: string;
 	description: string;
-	/** `<icon>.svg` and `<icon>.dark.svg`, beside the node's class. */
-	icon: string;
 	codex: Codex;
 }
 
-/** An action node: also which services it offers, and the resource a new node opens on. */
+/**
+ * An action node: also its icon, which services it offers, and the resource a new node opens on.
+ * (A trigger's class names its icon itself, where n8n's scanner checks that the files exist.)
+ */
 export interface ActionNodeEntry extends NodeEntry {
+	/** `<icon>.svg` and `<icon>.dark.svg`, beside the node's class. */
+	icon: string;
 	services: Service[];
 	defaultResource: string;
 }
@@ -71,11 +73,6 @@ function actionNode(entry: Omit<ActionNodeEntry, 'codex'>): ActionNodeEntry {
 	};
 }
 
-const MESSAGING_TRIGGER_CODEX: Codex = {
-	categories: ['Communication'],
-	alias: ['chat-app', 'chat', 'messaging', 'inbound message', 'reply', 'delivery status', 'read receipt', 'webhook'],
-	documentation: { primary: 'trigger.md' },
-};
 
 export const ACTION_NODES = {
 	timelineNavigation: actionNode({
@@ -121,31 +118,53 @@ export const TIMELINE_TRIGGERS = {
 		name: 'timelineNavigationEventsTrigger',
 		displayName: 'Timeline Navigation Events Trigger',
 		description: TIMELINE_TRIGGER_DESCRIPTION,
-		icon: 'timelineNavigationEventsTrigger',
 		codex: TIMELINE_TRIGGER_CODEX,
 	},
 	timelineEventsTrigger: {
 		name: 'timelineEventsTrigger',
 		displayName: 'Timeline Events Trigger',
 		description: TIMELINE_TRIGGER_DESCRIPTION,
-		icon: 'timelineEventsTrigger',
 		codex: TIMELINE_TRIGGER_CODEX,
 	},
 } satisfies Record<string, NodeEntry>;
 
-/** Each node's codex, by the node's type name. */
-export const CODEX: Record<string, Codex> = {
-	...Object.fromEntries([...Object.values(ACTION_NODES), ...Object.values(TIMELINE_TRIGGERS)].map((entry) => [entry.name, entry.codex])),
-	chatAppMessagingTrigger: MESSAGING_TRIGGER_CODEX,
-	chatAppTrigger: MESSAGING_TRIGGER_CODEX,
+const MESSAGING_TRIGGER_CODEX: Codex = {
+	categories: ['Communication'],
+	alias: ['chat-app', 'chat', 'messaging', 'inbound message', 'reply', 'delivery status', 'read receipt', 'webhook'],
+	documentation: { primary: 'trigger.md' },
 };
 
-/** What a node's description takes from its entry: its names, icon and description. */
-export function shownNames(entry: NodeEntry): Pick<INodeTypeDescription, 'displayName' | 'name' | 'icon' | 'description' | 'defaults'> {
+/** What the node panel shows under the trigger's name, in every package: it starts, it does not send. */
+const MESSAGING_TRIGGER_DESCRIPTION = 'Starts the workflow when a customer writes to your Chat-App number, or a message you sent is delivered or read';
+
+// n8n's node panel shows a trigger with several events without the word "Trigger": the rest of
+// the name must still say it is where messages come in, and differ from every action node's name
+// ("Chat-App Messaging" is the Chat-App Messaging package's action node).
+export const MESSAGING_TRIGGERS = {
+	chatAppMessagingTrigger: {
+		name: 'chatAppMessagingTrigger',
+		displayName: 'Chat-App Messaging Inbox Trigger',
+		description: MESSAGING_TRIGGER_DESCRIPTION,
+		codex: MESSAGING_TRIGGER_CODEX,
+	},
+	chatAppTrigger: {
+		name: 'chatAppTrigger',
+		displayName: 'Chat-App Inbox Trigger',
+		description: MESSAGING_TRIGGER_DESCRIPTION,
+		codex: MESSAGING_TRIGGER_CODEX,
+	},
+} satisfies Record<string, NodeEntry>;
+
+/** Each node's codex, by the node's type name. */
+export const CODEX: Record<string, Codex> = Object.fromEntries(
+	[...Object.values(ACTION_NODES), ...Object.values(TIMELINE_TRIGGERS), ...Object.values(MESSAGING_TRIGGERS)].map((entry) => [entry.name, entry.codex]),
+);
+
+/** What a node's description takes from its entry: its names and description. */
+export function shownNames(entry: NodeEntry): Pick<INodeTypeDescription, 'displayName' | 'name' | 'description' | 'defaults'> {
 	return {
 		displayName: entry.displayName,
 		name: entry.name,
-		icon: { light: `file:${entry.icon}.svg`, dark: `file:${entry.icon}.dark.svg` },
 		description: entry.description,
 		defaults: { name: entry.displayName },
 	};

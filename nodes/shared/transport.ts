@@ -238,7 +238,7 @@ export async function request(scope: RequestScope, ask: ServiceRequest): Promise
 	const timeLeft = () => (deadline ? deadline.at - Date.now() : Infinity);
 	for (let attempt = 0; ; attempt++) {
 		// Within a deadline, the request gets what is left of it (at least a second).
-		const timeout = Math.max(1000, Math.min(settings.timeout, timeLeft()));
+		const timeout = Math.min(settings.timeout, Math.max(1000, timeLeft()));
 		let response: IN8nHttpFullResponse;
 		try {
 			response = (await n8n.helpers.httpRequestWithAuthentication.call(n8n, SERVICES[service].credentialType, { ...options, timeout }, {

@@ -19,12 +19,12 @@ const NODE_DIR = join(ROOT, 'nodes');
  * layer is one row; a module no row matches fails the first test below.
  */
 const LAYERS: Array<[RegExp, number, string]> = [
-	[/^shared\/(catalog|digest|errors|n8nVersion|services)\.ts$/, 0, 'definitions'],
+	[/^shared\/(catalog|digest|errors|n8nVersion|services|serviceTime)\.ts$/, 0, 'definitions'],
 	[/^shared\/execution\.ts$/, 1, 'the run'],
 	[/^shared\/transport\.ts$/, 2, 'transport'],
 	[/^shared\/fields\/|^shared\/actions\/operation\.ts$/, 3, 'fields and operation types'],
 	[/^shared\/(timeline|messaging)\/(\w+\/)?\w+\.operation\.ts$|^shared\/\w+\/\w+\/\w+\.resource\.ts$|^shared\/timeline\/trigger\/poll\.ts$/, 5, 'operations and the poll'],
-	[/^shared\/(timeline\/(resources|listSearch|trigger\/trigger)|messaging\/resources|actions\/(registry|description))\.ts$/, 6, 'node assembly'],
+	[/^shared\/(timeline\/(resources|listSearch|trigger\/trigger)|messaging\/(resources|trigger\/trigger)|actions\/(registry|description))\.ts$/, 6, 'node assembly'],
 	[/^shared\/(timeline|messaging)\//, 4, 'what the operations of a service share'],
 	[/^shared\/actions\/actionNode\.ts$/, 7, 'action node definition'],
 	// One folder per node that n8n loads, holding its class (and its icons).
@@ -153,15 +153,34 @@ describe('the layers of nodes/', () => {
 
 	it('reads the imports that tie the modules together: each one but the node classes is imported', () => {
 		const imported = new Set([...imports.values()].flat());
-		// The Chat-App Trigger is the Chat-App Messaging Trigger under other names: it imports that class.
+		// A single-service package's trigger is the combined package's under other names: it imports that class.
 		expect(files.filter((file) => !imported.has(file)).map(name)).toEqual([
 			'ChatAppMessaging/ChatAppMessaging.node.ts',
 			'ChatAppTrigger/ChatAppTrigger.node.ts',
 			'TimelineEventsTrigger/TimelineEventsTrigger.node.ts',
 			'TimelineNavigation/TimelineNavigation.node.ts',
-			'TimelineNavigationEventsTrigger/TimelineNavigationEventsTrigger.node.ts',
 			'TimelineNavigationService/TimelineNavigationService.node.ts',
 		]);
+	});
+
+	it('keeps every node class to what n8n and its scanner read: data and references, no code of its own', () => {
+		// A constructor that only hands the node's entry to its class is allowed; any other function is logic.
+		const logic: string[] = [];
+		for (const file of files.filter((path) => path.endsWith('.node.ts'))) {
+			const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+			const visit = (node: ts.Node): void => {
+				const onlySuper =
+					ts.isConstructorDeclaration(node) &&
+					node.body?.statements.length === 1 &&
+					ts.isExpressionStatement(node.body.statements[0]) &&
+					ts.isCallExpression(node.body.statements[0].expression) &&
+					node.body.statements[0].expression.expression.kind === ts.SyntaxKind.SuperKeyword;
+				if (ts.isFunctionLike(node) && !onlySuper) logic.push(`${name(file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`);
+				ts.forEachChild(node, visit);
+			};
+			visit(source);
+		}
+		expect(logic).toEqual([]);
 	});
 
 	it('gives each node class a folder of its own, named as its file, and puts everything else in shared/', () => {

@@ -180,7 +180,7 @@ describe('each edition holds one service', () => {
 	it.each([
 		[COMBINED, ['ChatAppMessagingTrigger', 'TimelineNavigation', 'TimelineNavigationEventsTrigger', 'shared', 'shared/actions', 'shared/fields', 'shared/messaging', 'shared/timeline']],
 		[CHAT_APP_MESSAGING, ['ChatAppMessaging', 'ChatAppMessagingTrigger', 'ChatAppTrigger', 'shared', 'shared/actions', 'shared/fields', 'shared/messaging']],
-		[TIMELINE_NAVIGATION, ['TimelineEventsTrigger', 'TimelineNavigationService', 'shared', 'shared/actions', 'shared/fields', 'shared/timeline']],
+		[TIMELINE_NAVIGATION, ['TimelineEventsTrigger', 'TimelineNavigationEventsTrigger', 'TimelineNavigationService', 'shared', 'shared/actions', 'shared/fields', 'shared/timeline']],
 	])('%# ships these folders of nodes/ (one per node, and the shared code of its services)', (definition, folders) => {
 		const nodesDir = join(packageDir(definition), 'dist', 'nodes');
 		const folder = (path: string) => readdirSync(join(nodesDir, path), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);

@@ -10,7 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ACTION_NODES, CODEX, TIMELINE_TRIGGERS, type NodeEntry } from '../../nodes/shared/catalog';
+import { ACTION_NODES, CODEX, type ActionNodeEntry } from '../../nodes/shared/catalog';
 import { COMBINED, PACKAGES, PROJECT_ROOT, packageDir, packageJsonOf, REPOSITORY_FILES, type PackageDefinition } from './packages';
 
 const DIST = path.join(PROJECT_ROOT, 'dist');
@@ -39,10 +39,10 @@ function nodeNameOf(file: string): string | undefined {
 	return match ? match[1][0].toLowerCase() + match[1].slice(1) : undefined;
 }
 
-/** The nodes whose class takes its names and icon from the catalog. */
-const CATALOGUED: Record<string, NodeEntry> = { ...ACTION_NODES, ...TIMELINE_TRIGGERS };
+/** The nodes whose class takes its icon from the catalog: the action nodes. */
+const CATALOGUED: Record<string, ActionNodeEntry> = ACTION_NODES;
 
-/** The icons beside each node and credential: named in the node's catalog entry, else in the class (`file:x.svg`). */
+/** The icons beside each node and credential: named in the action node's catalog entry, else in the class (`file:x.svg`). */
 function iconsOf(entries: string[]): string[] {
 	return entries.flatMap((entry) => {
 		const file = path.join(PROJECT_ROOT, entry);

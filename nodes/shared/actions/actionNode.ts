@@ -115,6 +115,7 @@ export class ActionNode implements INodeType {
 		const listSearch = Object.assign({}, ...services.map((service) => service.listSearch ?? {})) as Record<string, never>;
 		this.description = {
 			...shownNames(entry),
+			icon: { light: `file:${entry.icon}.svg`, dark: `file:${entry.icon}.dark.svg` },
 			group: ['transform'],
 			// A list, even of one version: n8n adds a "Custom API Call" choice to the Resource and
 			// Operation lists of a node whose `defaultVersion` is missing or equals `version`, and

@@ -17,9 +17,6 @@ const EVENT_OPTIONS = [
 const eventNames = Object.fromEntries(EVENT_OPTIONS.map((option) => [option.value, option.name]));
 export const triggerSubtitle = `={{ "On " + [].concat($parameter["events"]).map((event) => (${JSON.stringify(eventNames)})[event] ?? event).join(" and ") }}`;
 
-/** What the node panel shows under the trigger's name, in every package: it starts, it does not send. */
-export const TRIGGER_DESCRIPTION = 'Starts the workflow when a customer writes to your Chat-App number, or a message you sent is delivered or read';
-
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
