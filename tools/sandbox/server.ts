@@ -104,7 +104,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const live = new LiveView(() =>
 		pageView({ clock, timeline, messaging, webhooks, faults, requestLog, timelineKeyIndex, stateFile: options.stateFile ?? null }),
 	);
-	let store: StateFile | undefined;
+	// The state file, too, reads the services when it saves.
+	const store = options.stateFile ? new StateFile(options.stateFile, () => content()) : undefined;
 	// Something changed: saved soon (with a state file), and sent to the pages open.
 	const changed = () => {
 		store?.changed();
@@ -125,7 +126,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		webhooks: webhooks.snapshot(SAVED_LOG_LIMIT),
 		requests: requestLog.snapshot(SAVED_LOG_LIMIT),
 	});
-	store = options.stateFile ? new StateFile(options.stateFile, content) : undefined;
 	let state: Sandbox['state'] = null;
 	if (store) {
 		if (options.startFresh) store.discard();

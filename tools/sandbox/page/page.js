@@ -371,8 +371,7 @@ function renderTimeline() {
 					h(
 						'li',
 						{ 'data-key-index': t.keyIndex },
-						h('strong', {}, `Timeline key ${t.keyIndex + 1}`),
-						': ',
+						h('strong', {}, `Timeline key ${t.keyIndex + 1}:`),
 						h('time', { class: 'traveller-time', 'data-key-index': t.keyIndex }, when(travellerTime(t), true)),
 						` at ${t.location}`,
 						h('span', { class: `tag ${t.paused ? 'warn' : ''}` }, t.paused ? 'paused' : 'running'),
@@ -543,7 +542,9 @@ function connect() {
 		const next = JSON.parse(event.data);
 		next.receivedAt = Date.now();
 		offsetMs = Date.parse(next.now) - next.receivedAt;
-		$('#kept').textContent = next.stateFile ? `Kept across restarts in ${next.stateFile}` : 'In memory: forgotten when the sandbox stops';
+		const kept = $('#kept');
+		kept.textContent = next.stateFile ? `Kept across restarts in ${next.stateFile.split(/[\\/]/).pop()}` : 'In memory: forgotten when the sandbox stops';
+		kept.title = next.stateFile ?? '';
 		render(next);
 		fillDefaults();
 	});
