@@ -15,13 +15,13 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 
 import { EXAMPLE_DATA, EXAMPLE_FILES, readExample } from '../../tools/n8n/examples';
-import { freePort, portIsFree } from '../../tools/n8n/processes';
+import { freePort } from '../../tools/n8n/processes';
 import { PROJECT_ROOT } from '../../tools/n8n/runtime';
 import { SandboxClient } from '../../tools/sandbox/client';
 import type { RecordedRequest } from '../../tools/sandbox/types';
 import { waitFor } from '../../tools/shared/wait';
 import { openBrowser, type Editor } from './browserSupport';
-import { killLeftovers, processTree, startUntilReady, type Started } from './npmStart';
+import { demoApi, startDemo, stopDemo, type DemoPorts, type Started } from './npmStart';
 
 jest.setTimeout(900_000);
 
@@ -33,7 +33,7 @@ const MANAGER = EXAMPLE_DATA.managerPhone;
 const NEXT_POLL_MS = 150_000;
 
 let userFolder: string;
-let ports: { n8n: number; sandbox: number };
+let ports: DemoPorts;
 let started: Started | undefined;
 let browser: Editor;
 let page: Page;
@@ -49,31 +49,19 @@ const sandboxUrl = () => `http://127.0.0.1:${ports.sandbox}`;
 const sandbox = () => new SandboxClient(sandboxUrl());
 const bannerOf = (output: string) => output.slice(output.lastIndexOf('====='.repeat(10), output.lastIndexOf('ready in')));
 
-async function startDemo(): Promise<string> {
-	started = await startUntilReady(['start'], { N8N_PORT_START: String(ports.n8n), SANDBOX_PORT: String(ports.sandbox), N8N_USER_FOLDER: userFolder }, 600_000);
+async function start(): Promise<string> {
+	started = await startDemo(ports, userFolder);
 	return bannerOf(started.output());
 }
 
-async function stopDemo(): Promise<void> {
+async function stop(): Promise<void> {
 	if (!started) return;
-	const { npm, tree } = started;
-	process.kill(npm.pid!, 'SIGINT');
-	await waitFor('npm start to stop', async () => (await portIsFree(ports.n8n)) && (await portIsFree(ports.sandbox)), { timeoutMs: 60_000 });
-	killLeftovers([...tree, ...processTree(npm.pid!)]);
+	await stopDemo(started, ports);
 	started = undefined;
 }
 
-/** n8n's public API with the key the banner prints. */
-async function api(method: string, apiPath: string, body?: object): Promise<any> {
-	const key = /X-N8N-API-KEY: ([^)\s]+)/.exec(started!.output())![1];
-	const res = await fetch(`http://127.0.0.1:${ports.n8n}/api/v1${apiPath}`, {
-		method,
-		headers: { 'X-N8N-API-KEY': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	if (!res.ok) throw new Error(`${method} ${apiPath} -> ${res.status}: ${await res.text()}`);
-	return res.json();
-}
+/** n8n's public API, with the key this start printed. */
+const api = (method: string, apiPath: string, body?: object) => demoApi(started!.output(), ports, method, apiPath, body);
 
 async function workflowOf(file: string): Promise<any> {
 	const name = readExample(file).name;
@@ -117,13 +105,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await browser?.close();
-	await stopDemo().catch(() => undefined);
+	await stop().catch(() => undefined);
 	fs.rmSync(userFolder, { recursive: true, force: true });
 });
 
 test('on the page: Ada writes and example 02\'s reply is read; a repeat gets no second reply; a new event alerts once; an anomaly starts its workflow; a Send and Wait link is answered; a 503 shows in the log; bad input is refused beside its field', async () => {
 	const t0 = Date.now();
-	const banner = await startDemo();
+	const banner = await start();
 	// The banner leads with the page.
 	expect(banner.split('\n')[1]).toBe(` sandbox page: ${sandboxUrl()}/   (a customer's phone: write as Ada, see the replies; the timeline; faults and the request log; live)`);
 	expect(banner).toContain(`sandbox world: new, kept across restarts in ${path.join(userFolder, 'sandbox-state.json')}`);
@@ -256,9 +244,9 @@ test('on the page: Ada writes and example 02\'s reply is read; a repeat gets no 
 
 test('npm start again on the same user folder: no alert repeats, the workflows stay published on the same timeline, the log still holds the first run\'s requests', async () => {
 	expect(first.replyId).toBeGreaterThan(0);
-	await stopDemo();
+	await stop();
 	const t0 = Date.now();
-	const banner = await startDemo();
+	const banner = await start();
 	expect(banner).toContain('sandbox world: as the last run left it');
 	expect(banner).toContain(first.timelineId);
 	const restarted = Date.now();
