@@ -15,12 +15,12 @@ import { promisify } from 'node:util';
 
 import { STATE_FILE } from '../../tools/n8n/demoExamples';
 import { EXAMPLE_DATA, EXAMPLE_FILES, readExample } from '../../tools/n8n/examples';
-import { freePort, portIsFree } from '../../tools/n8n/processes';
+import { freePort } from '../../tools/n8n/processes';
 import { DEFAULT_OWNER } from '../../tools/n8n/owner';
 import { SANDBOX_WEBHOOK_AUTH } from '../../tools/n8n/sandboxCredentials';
 import { SandboxClient } from '../../tools/sandbox/client';
 import { waitFor } from '../../tools/shared/wait';
-import { killLeftovers, processTree, startUntilReady, type Started } from './npmStart';
+import { demoApi, startDemo as startNpmStart, stopDemo as stopNpmStart, type Started } from './npmStart';
 
 jest.setTimeout(900_000);
 
@@ -40,20 +40,13 @@ const curlLines = (banner: string) =>
 		.filter((line) => line.startsWith('curl '));
 
 async function startDemo(): Promise<Started> {
-	started = await startUntilReady(
-		['start'],
-		{ N8N_PORT_START: String(ports.n8n), SANDBOX_PORT: String(ports.sandbox), N8N_USER_FOLDER: userFolder },
-		600_000,
-	);
+	started = await startNpmStart(ports, userFolder);
 	return started;
 }
 
 async function stopDemo(): Promise<void> {
 	if (!started) return;
-	const { npm, tree } = started;
-	process.kill(npm.pid!, 'SIGINT');
-	await waitFor('npm start to stop', async () => (await portIsFree(ports.n8n)) && (await portIsFree(ports.sandbox)), { timeoutMs: 60_000 });
-	killLeftovers([...tree, ...processTree(npm.pid!)]);
+	await stopNpmStart(started, ports);
 	started = undefined;
 }
 
@@ -61,16 +54,7 @@ const n8nUrl = () => `http://127.0.0.1:${ports.n8n}`;
 const sandbox = () => new SandboxClient(`http://127.0.0.1:${ports.sandbox}`);
 
 /** The public API, with the key the banner prints. */
-async function api(banner: string, method: string, apiPath: string, body?: object): Promise<any> {
-	const key = /X-N8N-API-KEY: ([^)\s]+)/.exec(banner)![1];
-	const res = await fetch(`${n8nUrl()}/api/v1${apiPath}`, {
-		method,
-		headers: { 'X-N8N-API-KEY': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	if (!res.ok) throw new Error(`${method} ${apiPath} -> ${res.status}: ${await res.text()}`);
-	return res.json();
-}
+const api = (banner: string, method: string, apiPath: string, body?: object) => demoApi(banner, ports, method, apiPath, body);
 
 /** The editor's REST API, signed in as the owner the banner names. */
 async function rest(method: string, restPath: string, body?: object): Promise<any> {

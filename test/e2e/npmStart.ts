@@ -109,3 +109,32 @@ export async function withStarted(started: Started, check: (started: Started) =>
 	}
 }
 
+export interface DemoPorts {
+	n8n: number;
+	sandbox: number;
+}
+
+/** `npm start` on these ports and user folder (the demo and sandbox-page files), until its banner. */
+export function startDemo(ports: DemoPorts, userFolder: string): Promise<Started> {
+	return startUntilReady(['start'], { N8N_PORT_START: String(ports.n8n), SANDBOX_PORT: String(ports.sandbox), N8N_USER_FOLDER: userFolder }, 600_000);
+}
+
+/** Stops it as Ctrl-C does (SIGINT to npm), waits for its ports, and leaves nothing of it running. */
+export async function stopDemo(started: Started, ports: DemoPorts): Promise<void> {
+	const { npm, tree } = started;
+	process.kill(npm.pid!, 'SIGINT');
+	await waitFor('npm start to stop', async () => (await portIsFree(ports.n8n)) && (await portIsFree(ports.sandbox)), { timeoutMs: 60_000 });
+	killLeftovers([...tree, ...processTree(npm.pid!)]);
+}
+
+/** n8n's public API of a started demo, with the key its banner (or output) prints; throws on an error status. */
+export async function demoApi(banner: string, ports: DemoPorts, method: string, apiPath: string, body?: object): Promise<any> {
+	const key = /X-N8N-API-KEY: ([^)\s]+)/.exec(banner)![1];
+	const res = await fetch(`http://127.0.0.1:${ports.n8n}/api/v1${apiPath}`, {
+		method,
+		headers: { 'X-N8N-API-KEY': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+		body: body ? JSON.stringify(body) : undefined,
+	});
+	if (!res.ok) throw new Error(`${method} ${apiPath} -> ${res.status}: ${await res.text()}`);
+	return res.json();
+}

@@ -1,8 +1,10 @@
 /**
- * What `npm start` and `npm run start:queue` share: the sandbox (seeded for the examples), an
- * n8n set-up started by the caller, the four credentials pointing at the sandbox, every
- * examples/*.json imported with the inbound-reply trigger published and the sandbox's webhook
- * pointed at its production URL, one banner, and Ctrl-C stopping everything that was started.
+ * What `npm start` and `npm run start:queue` share: the sandbox (seeded for the examples; its
+ * page at / shows it live), an n8n set-up started by the caller, the four credentials pointing at
+ * the sandbox, every examples/*.json imported with the inbound-reply trigger published and the
+ * sandbox's webhook pointed at its production URL, one banner, and Ctrl-C stopping everything
+ * that was started. With a state file (npm start's) the sandbox's world lasts across restarts
+ * and is seeded once.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,14 +18,7 @@ import { ensureRuntime, PROJECT_ROOT, type Log } from './runtime';
 import { SANDBOX_CREDENTIAL_NAMES, SANDBOX_WEBHOOK_AUTH, sandboxCredentials, webhookHeadersFor } from './sandboxCredentials';
 import { webhookUrlsOf } from './webhooks';
 
-type Sandbox = {
-	url: string;
-	port: number;
-	timelineKey: string;
-	messagingKey: string;
-	client: any;
-	close(): Promise<void> | void;
-};
+type Sandbox = import('../sandbox/server').Sandbox;
 
 /** What the caller started: the main n8n's client, its own banner lines, and how to stop it. */
 export interface DemoN8n {
@@ -38,6 +33,8 @@ export interface DemoN8n {
 export interface DemoOptions {
 	/** Preferred sandbox port (a free one if it is busy). */
 	sandboxPort: number;
+	/** Keep the sandbox's world in this file across restarts; `startFresh` forgets it first. */
+	sandboxState?: { file: string; startFresh: boolean };
 	/**
 	 * Starts n8n once the sandbox is up (ports are the caller's business). Ctrl-C during the start
 	 * aborts `signal`: the start must then stop what it started and fail.
@@ -117,10 +114,30 @@ async function provision(
 	return { webhookTarget, webhookHeaders, replyWorkflow, kept };
 }
 
+/** Who the refund example asks: a contact, so the page's phone lists the manager from the start. */
+const MANAGER_CONTACT = { name: 'Manager' };
+
+/** What the banner says of the sandbox's world, read from the sandbox (seeded now or kept from before). */
+async function describeWorld(sandbox: Sandbox): Promise<string> {
+	const view = await sandbox.client.view();
+	const demo = view.worlds.flatMap((w) => w.timelines).find((t) => t.name === EXAMPLE_DATA.timeline.name);
+	const events = view.locations.find((l) => l.location === EXAMPLE_DATA.location)?.events.length ?? 0;
+	const contacts = EXAMPLE_DATA.contacts.map((c) => {
+		const window = view.conversations.find((conversation) => conversation.phone === c.phone)?.window;
+		return `${c.phone} (${c.fields.first_name}, ${window?.open ? `window open until ${window.closesAt}` : 'window closed'})`;
+	});
+	return (
+		`timeline "${EXAMPLE_DATA.timeline.name}" (${demo ? `${demo.timeline_id}, ${demo.anchors} anchor(s), ${demo.items} item(s)` : 'deleted: Reset on the page seeds it again'}); ` +
+		`${events} events at ${EXAMPLE_DATA.location}; contacts ${contacts.join(', ')}, the manager ${EXAMPLE_DATA.managerPhone}`
+	);
+}
+
 export async function runDemo(opts: DemoOptions): Promise<void> {
 	const log = opts.log ?? ((line: string) => console.log(line));
 	const t0 = Date.now();
 	let sandbox: Sandbox | undefined;
+	/** Where the sandbox's webhooks go once the reply example is published (a reset points them there again). */
+	let published: { url: string; headers: Record<string, string> } | undefined;
 	let n8n: DemoN8n | undefined;
 	let starting: Promise<DemoN8n> | undefined;
 	const cancelStart = new AbortController();
@@ -164,27 +181,35 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 	try {
 		await ensureRuntime({ log });
 
-		// 1. The sandbox.
+		// 1. The sandbox, with its world as the last run left it (npm start), or seeded: what the
+		// example workflows need (events at their location in the last day, contacts, Ada with an
+		// open window), the manager, and a timeline (with an anchor and an item) for the pickers.
+		// A reset seeds again and points the webhook back at the published example.
 		const { startSandbox } = await import('../sandbox/server');
 		const port = (await portIsFree(opts.sandboxPort)) ? opts.sandboxPort : 0;
 		if (port === 0) log(`[start] port ${opts.sandboxPort} is busy; the sandbox takes a free port`);
-		sandbox = (await startSandbox({ port })) as Sandbox;
-		log(`[start] sandbox on ${sandbox.url}`);
-		// What the example workflows need: events at their location in the last day, contacts (Ada
-		// with an open window); and a timeline (with an anchor and an item) for the timeline pickers.
-		const { events, timeline } = await seedDemo(sandbox);
-		const windowOf = (phone: string) => (phone === EXAMPLE_DATA.openWindow.phone ? 'window open 24 h' : 'window closed');
-		const sandboxData =
-			`timeline "${EXAMPLE_DATA.timeline.name}" (${timeline.timelineId}) with an anchor and an item; ` +
-			`${events.length} events at ${EXAMPLE_DATA.location} in the last day; ` +
-			`contacts ${EXAMPLE_DATA.contacts.map((c) => `${c.phone} (${c.fields.first_name}, ${windowOf(c.phone)})`).join(', ')}`;
-		log(`[start] sandbox seeded: ${sandboxData}`);
+		sandbox = await startSandbox({
+			port,
+			stateFile: opts.sandboxState?.file,
+			startFresh: opts.sandboxState?.startFresh,
+			async seed(fresh) {
+				await seedDemo(fresh);
+				await fresh.client.seedContact(EXAMPLE_DATA.managerPhone, { ...MANAGER_CONTACT });
+				if (published) await fresh.client.setWebhook(published.url, published.headers);
+			},
+		});
+		log(`[start] sandbox on ${sandbox.url}; its page: ${sandbox.url}/`);
+		const kept = sandbox.state;
+		if (kept?.problem) log(`[start] ${kept.problem}`);
+		const sandboxData = await describeWorld(sandbox);
+		log(`[start] sandbox ${kept?.restoredFrom ? `as saved at ${kept.restoredFrom} in ${kept.file}` : 'seeded'}: ${sandboxData}`);
 
 		// 2. n8n, started by the caller; 3. credentials and examples.
 		starting = opts.startN8n(log, cancelStart.signal);
 		n8n = await starting;
 		const client = n8n.client;
-		const { webhookTarget, webhookHeaders, replyWorkflow, kept } = await provision(client, sandbox, log);
+		const { webhookTarget, webhookHeaders, replyWorkflow, kept: keptExamples } = await provision(client, sandbox, log);
+		if (webhookTarget) published = { url: webhookTarget, headers: webhookHeaders };
 
 		const inboundCurl =
 			`curl -s -X POST ${sandbox.url}/_sandbox/inbound -H 'content-type: application/json' ` +
@@ -199,13 +224,18 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 		const webhookCurl = pointSandboxAt(`${client.webhookBaseUrl}/<path of your trigger>`, sandboxSecret);
 		// "Execute workflow" listens on the Test URL only (n8n's /webhook-test/ twin of /webhook/).
 		const testUrl = `${client.webhookBaseUrl.replace(/\/webhook$/, '/webhook-test')}/<path of your trigger>`;
+		const worldLine = kept
+			? `${kept.restoredFrom ? 'as the last run left it' : 'new'}, kept across restarts in ${kept.file}; to start it afresh: Reset on the page, or npm start -- --reset-sandbox`
+			: 'new on every start';
 		const lines = [
 			'',
 			'==================================================================================',
+			` sandbox page: ${sandbox.url}/   (a customer's phone: write as Ada, see the replies; the timeline; faults and the request log; live)`,
 			` n8n editor:   ${client.url}/`,
 			` login:        ${client.owner.email}  /  ${client.owner.password}`,
 			` sandbox:      ${sandbox.url}   (timeline key ${sandbox.timelineKey}, messaging key ${sandbox.messagingKey})`,
 			` sandbox data: ${sandboxData}`,
+			` sandbox world: ${worldLine}`,
 			` credentials:  ${Object.values(SANDBOX_CREDENTIAL_NAMES).map((n) => `"${n}"`).join(', ')}`,
 			` node types:   ${Object.values(NODE_TYPES).join(', ')}`,
 			` package:      built from this checkout and installed into the user folder (${path.join(client.userFolder, '.n8n', 'nodes')}), as`,
@@ -214,7 +244,7 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 			' examples:     imported; npm start never overwrites one you changed in the editor (it remembers them',
 			`               in ${path.join(client.userFolder, STATE_FILE)}): to get one back as shipped, delete or`,
 			'               rename it in n8n and restart',
-			...(kept.length ? [`               kept as you changed them: ${kept.join(', ')}`] : []),
+			...(keptExamples.length ? [`               kept as you changed them: ${keptExamples.join(', ')}`] : []),
 			` public API:   ${client.url}/api/v1  (X-N8N-API-KEY: ${client.apiKey})`,
 			...n8n.bannerLines,
 			'',

@@ -30,6 +30,7 @@ async function main(): Promise<void> {
 	const lines = [
 		'',
 		`Service sandbox listening on ${u}`,
+		`  Its page, live: ${u}/   (a customer's phone, the timeline, faults and the request log)`,
 		`  Base URL for both credentials: ${u}   (the APIs are under ${u}/v1)`,
 		'',
 		'Accepted bearer keys (fake, for local use only):',

@@ -4,7 +4,9 @@
  */
 import axios, { type AxiosInstance } from 'axios';
 import http from 'node:http';
+import type { PageView } from './page';
 import type {
+	Anomaly,
 	ClockState,
 	ContactFields,
 	FaultSpec,
@@ -170,6 +172,29 @@ export class SandboxClient {
 
 	async removeSeededEvent(seedId: string): Promise<SeededEvent> {
 		return this.call('DELETE', `/events/${encodeURIComponent(seedId)}`);
+	}
+
+	/** An anomaly in a timeline, as if the service had detected it (type default paradox, time default now). */
+	async addAnomaly(anomaly: { timelineId: string; description: string; type?: Anomaly['type']; time?: string }): Promise<Anomaly> {
+		return this.call('POST', '/anomalies', anomaly);
+	}
+
+	async removeAnomaly(anomalyId: string): Promise<Anomaly> {
+		return this.call('DELETE', `/anomalies/${encodeURIComponent(anomalyId)}`);
+	}
+
+	/** Delivers a recorded webhook delivery's payload once more (a repeat). */
+	async repeatDelivery(deliveryId: number): Promise<{ deliveryId: number; eventType: string; attempt: number }> {
+		return this.call('POST', '/webhooks/repeat', { deliveryId });
+	}
+
+	async removeFault(faultId: string): Promise<FaultState> {
+		return this.call('DELETE', `/faults/${encodeURIComponent(faultId)}`);
+	}
+
+	/** Everything the sandbox's page shows (its conversations, locations, timelines, faults, the latest requests and deliveries). */
+	async view(): Promise<PageView> {
+		return this.call('GET', '/view');
 	}
 
 	private async call<T>(method: string, path: string, data?: unknown, params?: object): Promise<T> {

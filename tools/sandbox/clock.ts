@@ -31,6 +31,11 @@ export class VirtualClock {
 		this.offsetMs = 0;
 	}
 
+	/** Back to a saved offset: the sandbox's time went on while it was stopped, as real time did. */
+	restore(offsetMs: number): void {
+		this.offsetMs = offsetMs;
+	}
+
 	state(): ClockState {
 		return { now: this.nowIso(), offsetMs: this.offsetMs };
 	}

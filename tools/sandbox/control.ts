@@ -6,6 +6,7 @@ import type { VirtualClock } from './clock';
 import type { FaultRegistry } from './faults';
 import { ok, type Reply, type RequestContext, Router } from './http';
 import type { MessagingService } from './messaging';
+import type { PageView } from './page';
 import type { RequestLog } from './requestLog';
 import type { TimelineService } from './timeline';
 import type { RequestFilter, SandboxConfig } from './types';
@@ -22,7 +23,10 @@ export interface ControlDeps {
 	config: SandboxConfig;
 	/** Waits for scheduled deliveries and the webhook queue. */
 	flush: () => Promise<void>;
-	reset: () => void;
+	/** Back to the startup state, then the seed (if any) fills it. */
+	reset: () => Promise<void>;
+	/** Everything the page shows. */
+	view: () => PageView;
 	/** A timeline key's place among the accepted ones (the control surface never shows keys). */
 	timelineKeyIndex: (key: string) => number;
 }
@@ -30,13 +34,15 @@ export interface ControlDeps {
 /** One line per endpoint, for the CLI banner and GET /_sandbox. */
 export const CONTROL_ENDPOINTS: Array<{ method: string; path: string; body?: string; purpose: string }> = [
 	{ method: 'GET', path: '/_sandbox', purpose: 'this list' },
-	{ method: 'POST', path: '/_sandbox/reset', purpose: 'back to the startup state (keys kept)' },
+	{ method: 'GET', path: '/_sandbox/view', purpose: 'everything the page at / shows (GET /_sandbox/stream: the same, live, as server-sent events)' },
+	{ method: 'POST', path: '/_sandbox/reset', purpose: 'back to the startup state (keys kept; npm start seeds its demo world again)' },
 	{ method: 'GET', path: '/_sandbox/config', purpose: 'current settings' },
 	{ method: 'POST', path: '/_sandbox/config', body: '{"timelinesListShape":"array","repeatDeliveries":1,"deliveryDelayMs":20,"webhookTimeoutMs":5000,"businessConnected":true,"linkPreviews":true,"linkPreviewDelayMs":0}', purpose: 'change settings (any subset)' },
 	{ method: 'GET', path: '/_sandbox/webhook', purpose: 'webhook URL and headers' },
 	{ method: 'POST', path: '/_sandbox/webhook', body: '{"url":"http://127.0.0.1:5678/webhook/x","headers":{"X-Secret":"s3cret"}}', purpose: 'set (url null = none)' },
 	{ method: 'GET', path: '/_sandbox/webhooks/deliveries', purpose: 'recorded deliveries (?wait=1 waits for pending ones first)' },
 	{ method: 'POST', path: '/_sandbox/webhooks/flush', purpose: 'wait for pending deliveries, then list them' },
+	{ method: 'POST', path: '/_sandbox/webhooks/repeat', body: '{"deliveryId":1}', purpose: 'deliver a recorded delivery\'s payload again (a repeat, as at-least-once services do)' },
 	{ method: 'GET', path: '/_sandbox/templates', purpose: 'templates' },
 	{ method: 'POST', path: '/_sandbox/templates', body: '{"id":"t1","status":"approved","category":"Utility","body":"Hi {{1}}","parameters":[{"name":"customer name","pattern":"\\\\p{L}"}]}', purpose: 'seed or replace a template' },
 	{ method: 'POST', path: '/_sandbox/contacts', body: '{"phone":"+14155550123","fields":{"first_name":"Ada"}}', purpose: 'seed or replace a contact' },
@@ -52,9 +58,12 @@ export const CONTROL_ENDPOINTS: Array<{ method: string; path: string; body?: str
 	{ method: 'POST', path: '/_sandbox/events', body: '{"location":"Rome","time":"2030-01-01T10:00:00Z","description":"..."}', purpose: 'seed an event for GET /v1/monitor-events' },
 	{ method: 'PATCH', path: '/_sandbox/events/{seed_id}', body: '{"time":"2029-12-31T10:00:00Z"}', purpose: 'change a seeded event while n8n runs: time (back-date it), description or location' },
 	{ method: 'DELETE', path: '/_sandbox/events/{seed_id}', purpose: 'remove a seeded event' },
+	{ method: 'POST', path: '/_sandbox/anomalies', body: '{"timelineId":"tl_...","type":"paradox","time":"2030-01-01T10:00:00Z","description":"..."}', purpose: 'add an anomaly to a timeline (GET /v1/monitor-timeline lists it)' },
+	{ method: 'DELETE', path: '/_sandbox/anomalies/{anomaly_id}', purpose: 'remove an anomaly' },
 	{ method: 'GET', path: '/_sandbox/faults', purpose: 'armed faults' },
 	{ method: 'POST', path: '/_sandbox/faults', body: '{"kind":"status","status":429,"retryAfter":2,"path":"/v1/messages","count":1}', purpose: 'inject a fault (kinds: status, delay, malformed, drop)' },
 	{ method: 'DELETE', path: '/_sandbox/faults', purpose: 'clear faults' },
+	{ method: 'DELETE', path: '/_sandbox/faults/{faultId}', purpose: 'disarm one fault' },
 	{ method: 'GET', path: '/_sandbox/requests', purpose: 'recorded /v1 requests (?method=&path=&pathPrefix=)' },
 	{ method: 'DELETE', path: '/_sandbox/requests', purpose: 'clear the request log' },
 ];
@@ -66,8 +75,9 @@ export function controlRouter(d: ControlDeps): Router<'control'> {
 	const body = (ctx: RequestContext) => objectBody(ctx.body);
 
 	add('GET', '', () => ok({ endpoints: CONTROL_ENDPOINTS }));
-	add('POST', '/reset', () => {
-		d.reset();
+	add('GET', '/view', () => ok(d.view()));
+	add('POST', '/reset', async () => {
+		await d.reset();
 		return ok({ reset: true });
 	});
 
@@ -94,6 +104,7 @@ export function controlRouter(d: ControlDeps): Router<'control'> {
 		await d.flush();
 		return ok(d.webhooks.list());
 	});
+	add('POST', '/webhooks/repeat', (ctx) => ok(d.webhooks.repeat(ctx.body)));
 
 	add('GET', '/templates', () => ok(d.messaging.listTemplates()));
 	add('POST', '/templates', (ctx) => ok(d.messaging.seedTemplate(ctx.body), 201));
@@ -132,6 +143,8 @@ export function controlRouter(d: ControlDeps): Router<'control'> {
 	add('GET', '/travellers', () => ok(d.timeline.travellers(d.timelineKeyIndex)));
 	add('PATCH', '/events/:seed_id', (ctx) => ok(d.timeline.modifySeededEvent(ctx.params.seed_id, ctx.body)));
 	add('DELETE', '/events/:seed_id', (ctx) => ok(d.timeline.removeSeededEvent(ctx.params.seed_id)));
+	add('POST', '/anomalies', (ctx) => ok(d.timeline.addAnomaly(ctx.body), 201));
+	add('DELETE', '/anomalies/:anomaly_id', (ctx) => ok(d.timeline.removeAnomaly(ctx.params.anomaly_id)));
 
 	add('GET', '/faults', () => ok(d.faults.list()));
 	add('POST', '/faults', (ctx) => ok(d.faults.add(ctx.body), 201));
@@ -139,6 +152,7 @@ export function controlRouter(d: ControlDeps): Router<'control'> {
 		d.faults.clear();
 		return ok({ cleared: true });
 	});
+	add('DELETE', '/faults/:fault_id', (ctx) => ok(d.faults.remove(ctx.params.fault_id)));
 
 	add('GET', '/requests', (ctx) => {
 		const q = ctx.query;

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errorBody, sendJson, sendText } from './http';
+import { HttpError, errorBody, sendJson, sendText } from './http';
 import type { FaultKind, FaultSpec, FaultState } from './types';
 import { isObject, invalid, optionalInteger } from './validate';
 
@@ -27,6 +27,14 @@ export class FaultRegistry {
 
 	clear(): void {
 		this.faults = [];
+	}
+
+	/** Disarms one fault. */
+	remove(faultId: string): FaultState {
+		const fault = this.faults.find((f) => f.faultId === faultId);
+		if (!fault) throw new HttpError(404, 'not_found', `No armed fault with faultId '${faultId}' (it may have fired already).`, 'faultId');
+		this.faults = this.faults.filter((f) => f !== fault);
+		return { ...fault };
 	}
 
 	/** Counts the request against every matching fault; returns the first that fires. */

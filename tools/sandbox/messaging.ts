@@ -9,6 +9,7 @@ import { fetchPreview, findLinks } from './linkPreviews';
 import { newId } from './timeline';
 import type {
 	ContactFields,
+	Conversation,
 	InboundWebhookPayload,
 	SandboxConfig,
 	Service,
@@ -17,6 +18,7 @@ import type {
 	TemplateCategory,
 	TemplateSpec,
 	TemplateStatus,
+	WindowState,
 } from './types';
 import type { WebhookDispatcher } from './webhooks';
 import { describe, invalid, isObject, objectBody, requiredString, type JsonObject } from './validate';
@@ -68,6 +70,16 @@ interface MessageRecord extends StoredMessage {
 	settleDelivery?: () => void;
 }
 
+/** The account as the saved state holds it. */
+export interface MessagingSnapshot {
+	templates: Template[];
+	contacts: Array<[phone: string, fields: ContactFields]>;
+	conversations: Array<[phone: string, conversationId: string]>;
+	/** Sandbox-clock milliseconds of each number's latest inbound message. */
+	lastInbound: Array<[phone: string, ms: number]>;
+	messages: StoredMessage[];
+}
+
 export class MessagingService {
 	private templates = new Map<string, Template>();
 	private contacts = new Map<string, ContactFields>();
@@ -83,8 +95,53 @@ export class MessagingService {
 		private readonly clock: VirtualClock,
 		private readonly settings: () => SandboxConfig,
 		private readonly webhooks: WebhookDispatcher,
+		/** Called when something changes outside a request (a message delivered, a link previewed). */
+		private readonly changed: () => void = () => undefined,
 	) {
 		this.reset();
+	}
+
+	snapshot(): MessagingSnapshot {
+		return structuredClone({
+			templates: [...this.templates.values()],
+			contacts: [...this.contacts],
+			conversations: [...this.conversations],
+			lastInbound: [...this.lastInbound],
+			messages: [...this.messages.values()].map(publicMessage),
+		});
+	}
+
+	/** A message still `sent` when the state was saved is delivered after the usual delay. */
+	restore(saved: MessagingSnapshot): void {
+		this.reset();
+		const copy = structuredClone(saved);
+		this.templates = new Map(copy.templates.map((t) => [t.id, t]));
+		this.contacts = new Map(copy.contacts);
+		this.conversations = new Map(copy.conversations);
+		this.lastInbound = new Map(copy.lastInbound);
+		this.messages = new Map(copy.messages.map((m) => [m.message_id, m]));
+		for (const message of this.messages.values()) if (message.direction === 'outbound' && message.status === 'sent') this.scheduleDelivery(message);
+	}
+
+	/**
+	 * The phone's conversations: every contact and every number with a message, the most recent
+	 * activity first (contacts without messages last, in the order they were stored).
+	 */
+	conversationList(): Conversation[] {
+		const phones = [...this.contacts.keys()];
+		for (const m of this.messages.values()) {
+			const phone = (m.direction === 'outbound' ? m.to : m.from) as string;
+			if (!phones.includes(phone)) phones.push(phone);
+		}
+		const conversations = phones.map((phone) => ({
+			phone,
+			fields: { ...(this.contacts.get(phone) ?? {}) },
+			conversationId: this.conversations.get(phone) ?? null,
+			window: this.windowState(phone),
+			messages: this.list(phone),
+		}));
+		const latest = (c: Conversation) => (c.messages.length ? Date.parse(c.messages.at(-1)!.created_at) : Number.NEGATIVE_INFINITY);
+		return conversations.sort((a, b) => latest(b) - latest(a));
 	}
 
 	reset(): void {
@@ -179,9 +236,9 @@ export class MessagingService {
 	/** A customer writes in: opens (or reopens) the window and emits `message.inbound`. */
 	inbound(input: unknown): InboundWebhookPayload {
 		const body = objectBody(input);
-		const from = e164(body, 'from');
-		const text = typeof body.text === 'string' ? body.text : '';
-		if (body.text !== undefined && typeof body.text !== 'string') throw invalid('text', "The field 'text' must be a string.");
+		const from = this.customer(body, 'from');
+		// A chat app sends no empty message.
+		const text = requiredString(body, 'text', { what: 'what the customer writes' });
 		// One reading of the clock: the window closes 24 hours after the timestamp the payload carries.
 		const nowMs = this.clock.nowMs();
 		const now = new Date(nowMs).toISOString();
@@ -227,7 +284,7 @@ export class MessagingService {
 		return publicMessage(message);
 	}
 
-	windowState(phone: string): { phone: string; open: boolean; closesAt: string | null } {
+	windowState(phone: string): WindowState {
 		const last = this.lastInbound.get(phone);
 		const open = this.windowOpen(phone);
 		return { phone, open, closesAt: last === undefined ? null : new Date(last + WINDOW_MS).toISOString() };
@@ -360,6 +417,7 @@ export class MessagingService {
 		const fetching = (async () => {
 			if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
 			for (const link of message.links ?? []) message.previews!.push(await fetchPreview(link));
+			this.changed();
 		})();
 		const tracked = fetching.finally(() => this.pendingPreviews.delete(tracked));
 		this.pendingPreviews.add(tracked);
@@ -397,9 +455,24 @@ export class MessagingService {
 			status,
 			timestamp: message.timestamp,
 		});
+		this.changed();
 	}
 
 	// ---- helpers --------------------------------------------------------------------
+
+	/** A customer by E.164 number, or by a contact's `first_name` or `name` (any case). */
+	private customer(body: JsonObject, field: string): string {
+		const value = body[field];
+		if (typeof value !== 'string' || value === '' || /^[+\d\s()-]+$/.test(value)) return e164(body, field);
+		const wanted = value.trim().toLowerCase();
+		const found = [...this.contacts].find(([, fields]) => [fields.first_name, fields.name].some((n) => typeof n === 'string' && n.toLowerCase() === wanted));
+		if (found) return found[0];
+		const names = [...this.contacts.values()].map((f) => f.first_name ?? f.name).filter((n) => typeof n === 'string');
+		throw invalid(
+			field,
+			`No contact named ${describe(value)}: give an E.164 number such as +14155550123${names.length ? `, or the name of a contact: ${names.join(', ')}` : ''}.`,
+		);
+	}
 
 	private outbound(id: string): MessageRecord {
 		const message = this.messages.get(id);

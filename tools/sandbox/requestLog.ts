@@ -8,6 +8,14 @@ import type { RecordedRequest, RequestFilter } from './types';
 
 /** Headers whose whole value is a credential. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'api-key']);
+/** An answer's body is kept up to this many characters. */
+const MAX_ANSWER_CHARS = 4000;
+
+/** The log as the saved state holds it. */
+export interface RequestLogSnapshot {
+	entries: RecordedRequest[];
+	nextId: number;
+}
 
 export class RequestLog {
 	private entries: RecordedRequest[] = [];
@@ -42,6 +50,32 @@ export class RequestLog {
 
 	clear(): void {
 		this.entries = [];
+	}
+
+	/** Records the answer's body (scrubbed like the request), parsed when it is JSON. */
+	answer(entry: RecordedRequest, body: string): void {
+		let response: unknown = body;
+		if (body.length > MAX_ANSWER_CHARS) response = `${body.slice(0, MAX_ANSWER_CHARS)}... [${body.length} characters]`;
+		else {
+			try {
+				response = JSON.parse(body);
+			} catch {
+				// a text answer, or a JSON one cut short by a fault: kept as text
+			}
+		}
+		const scrubbed = this.scrub({ ...entry, response });
+		entry.response = scrubbed.response;
+	}
+
+	/** At most the latest `limit` requests. */
+	snapshot(limit: number): RequestLogSnapshot {
+		return structuredClone({ entries: this.entries.slice(-limit), nextId: this.nextId });
+	}
+
+	restore(saved: RequestLogSnapshot): void {
+		const copy = structuredClone(saved);
+		this.entries = copy.entries;
+		this.nextId = copy.nextId;
 	}
 
 	/** Round-trips through JSON to replace key strings wherever they hide. */

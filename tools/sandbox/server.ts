@@ -25,7 +25,9 @@ import {
 } from './http';
 import { DEFAULT_MESSAGING_KEY, DEFAULT_TIMELINE_KEY, bearerToken } from './keys';
 import { MessagingService } from './messaging';
+import { LiveView, isPageFile, pageView, sendPageFile } from './page';
 import { RequestLog } from './requestLog';
+import { SAVED_LOG_LIMIT, StateFile, type StateContent } from './state';
 import { TimelineService } from './timeline';
 import type { SandboxConfig, Service } from './types';
 import { WebhookDispatcher } from './webhooks';
@@ -49,6 +51,18 @@ export interface SandboxOptions {
 	log?: (line: string) => void;
 	/** Initial settings (also restored by reset). */
 	config?: Partial<SandboxConfig>;
+	/**
+	 * Keep the world in this file across restarts (see state.ts): read at start, saved after each
+	 * change and on close. Without it (every test) the sandbox starts empty and keeps nothing.
+	 */
+	stateFile?: string;
+	/** Forget what `stateFile` holds and start afresh (npm start -- --reset-sandbox). */
+	startFresh?: boolean;
+	/**
+	 * Fills a fresh world: at a start with nothing saved, and after every reset (POST
+	 * /_sandbox/reset, the page's Reset button). Not run when a saved world was read.
+	 */
+	seed?: (sandbox: Sandbox) => Promise<void>;
 }
 
 export interface Sandbox {
@@ -60,6 +74,8 @@ export interface Sandbox {
 	/** The first accepted messaging key. */
 	messagingKey: string;
 	client: SandboxClient;
+	/** With `stateFile`: the file, when the world read from it was saved (null: a fresh world), and why a file could not be read. */
+	state: { file: string; restoredFrom: string | null; problem?: string } | null;
 	close(): Promise<void>;
 }
 
@@ -84,11 +100,47 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const config: SandboxConfig = { ...initialConfig };
 
 	const clock = new VirtualClock();
-	const webhooks = new WebhookDispatcher({ url: options.webhookUrl ?? null, headers: options.webhookHeaders ?? {} }, () => config, log);
+	// The pages' view reads the services declared below, when a page asks.
+	const live = new LiveView(() =>
+		pageView({ clock, timeline, messaging, webhooks, faults, requestLog, timelineKeyIndex, stateFile: options.stateFile ?? null }),
+	);
+	// The state file, too, reads the services when it saves.
+	const store = options.stateFile ? new StateFile(options.stateFile, () => content()) : undefined;
+	// Something changed: saved soon (with a state file), and sent to the pages open.
+	const changed = () => {
+		store?.changed();
+		live.changed();
+	};
+	const webhooks = new WebhookDispatcher({ url: options.webhookUrl ?? null, headers: options.webhookHeaders ?? {} }, () => config, log, changed);
 	const timeline = new TimelineService(clock, () => config);
-	const messaging = new MessagingService(clock, () => config, webhooks);
+	const messaging = new MessagingService(clock, () => config, webhooks, changed);
 	const faults = new FaultRegistry();
 	const requestLog = new RequestLog(() => allKeys);
+	const timelineKeyIndex = (key: string) => timelineKeys.indexOf(key);
+
+	const content = (): StateContent => ({
+		clockOffsetMs: clock.state().offsetMs,
+		config: { ...config },
+		timeline: timeline.snapshot(timelineKeyIndex),
+		messaging: messaging.snapshot(),
+		webhooks: webhooks.snapshot(SAVED_LOG_LIMIT),
+		requests: requestLog.snapshot(SAVED_LOG_LIMIT),
+	});
+	let state: Sandbox['state'] = null;
+	if (store) {
+		if (options.startFresh) store.discard();
+		const loaded = store.load();
+		if (loaded.state) {
+			const saved = loaded.state;
+			clock.restore(saved.clockOffsetMs);
+			Object.assign(config, saved.config);
+			timeline.restore(saved.timeline, (index) => timelineKeys[index]);
+			messaging.restore(saved.messaging);
+			webhooks.restore(saved.webhooks);
+			requestLog.restore(saved.requests);
+		}
+		state = { file: store.file, restoredFrom: loaded.state?.savedAt ?? null, ...(loaded.problem ? { problem: loaded.problem } : {}) };
+	}
 
 	const api = new Router<Service>();
 	timeline.routes(api);
@@ -98,7 +150,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		await messaging.settle();
 		await webhooks.flush();
 	};
-	const reset = () => {
+	const reset = async () => {
 		webhooks.reset();
 		messaging.reset();
 		timeline.reset();
@@ -106,9 +158,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		requestLog.clear();
 		clock.reset();
 		Object.assign(config, initialConfig);
+		if (options.seed) await options.seed(sandbox);
 	};
-	const timelineKeyIndex = (key: string) => timelineKeys.indexOf(key);
-	const control = controlRouter({ clock, faults, requestLog, webhooks, timeline, messaging, config, flush, reset, timelineKeyIndex });
+	const control = controlRouter({
+		clock,
+		faults,
+		requestLog,
+		webhooks,
+		timeline,
+		messaging,
+		config,
+		flush,
+		reset,
+		timelineKeyIndex,
+		view: () => live.view(),
+	});
 
 	const keysFor = (service: Service) => (service === 'timeline' ? timelineKeys : messagingKeys);
 	const serviceName = (service: Service) => (service === 'timeline' ? 'timeline navigation' : 'messaging');
@@ -128,6 +192,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			body: raw.tooLarge ? `[${raw.bytes} bytes: over the ${MAX_BODY_BYTES}-byte limit, not kept]` : parsed.ok ? (parsed.value ?? null) : parsed.raw,
 			service: path.startsWith('/v1/messages') ? 'messaging' : path.startsWith('/v1/') ? 'timeline' : null,
 		});
+		// The answer as sent, whichever way it is sent (a reply, an error, a fault).
+		const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;
+		res.end = ((...args: unknown[]) => {
+			const chunk = args[0];
+			if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) requestLog.answer(entry, chunk.toString());
+			return end(...args);
+		}) as typeof res.end;
 		res.on('finish', () => {
 			entry.responseStatus = res.statusCode;
 		});
@@ -174,6 +245,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) {
 			throw new HttpError(403, 'forbidden', 'The control surface answers loopback clients only.');
 		}
+		if (isPageFile(method, path)) {
+			sendPageFile(res, path);
+			return;
+		}
+		if (method === 'GET' && path === '/_sandbox/stream') {
+			live.subscribe(req, res);
+			return;
+		}
 		const raw = await readBody(req);
 		if (raw.tooLarge) throw new HttpError(413, 'payload_too_large', `The request body is over the ${MAX_BODY_BYTES}-byte limit.`);
 		const parsed = parseJson(raw.text);
@@ -191,8 +270,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		const method = (req.method ?? 'GET').toUpperCase();
 		const { path, search } = splitUrl(req.url);
 		const started = Date.now();
-		res.on('finish', () => log(`${method} ${path}${search ? `?${search}` : ''} -> ${res.statusCode} (${Date.now() - started} ms)`));
-		const isControl = path === '/_sandbox' || path.startsWith('/_sandbox/');
+		const isControl = path === '/_sandbox' || path.startsWith('/_sandbox/') || isPageFile(method, path);
+		res.on('finish', () => {
+			log(`${method} ${path}${search ? `?${search}` : ''} -> ${res.statusCode} (${Date.now() - started} ms)`);
+			// A /v1 request is logged; a control request other than a GET changes something.
+			if (!isControl || method !== 'GET') changed();
+		});
 		const work = isControl ? handleControl(req, res, method, path, search) : handleApi(req, res, method, path, search);
 		work.catch((error: unknown) => {
 			if (error instanceof HttpError) {
@@ -217,22 +300,35 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const url = `http://127.0.0.1:${port}`;
 	let closed: Promise<void> | undefined;
 
-	return {
+	const sandbox: Sandbox = {
 		url,
 		port,
 		timelineKey: timelineKeys[0],
 		messagingKey: messagingKeys[0],
 		client: new SandboxClient(url),
+		state,
 		close() {
 			closed ??= new Promise<void>((resolve) => {
 				messaging.cancelTimers();
 				webhooks.abort();
+				store?.close();
+				live.close();
 				server.close(() => resolve());
 				server.closeAllConnections();
 			});
 			return closed;
 		},
 	};
+	if (!state?.restoredFrom && options.seed) {
+		try {
+			await options.seed(sandbox);
+		} catch (error) {
+			await sandbox.close();
+			throw error;
+		}
+	}
+	store?.save();
+	return sandbox;
 }
 
 function invalidJson(): HttpError {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { VirtualClock } from './clock';
 import { HttpError, ok, type Reply, type RequestContext, type Router } from './http';
-import type { SandboxConfig, SeededEvent, Service, TravellerState } from './types';
+import type { Anomaly, SandboxConfig, SeededEvent, Service, TravellerState } from './types';
 import {
 	describe,
 	invalid,
@@ -37,14 +37,6 @@ interface Traveller {
 	location: string;
 	/** Timeline the traveller is in (set by POST /travels), if any. */
 	timelineId: string | null;
-}
-
-interface Anomaly {
-	anomaly_id: string;
-	type: 'rewind' | 'paradox';
-	time: string;
-	description: string;
-	detected_at: string;
 }
 
 interface Timeline {
@@ -101,6 +93,39 @@ interface World {
 }
 
 const EVENT_ACTIONS = ['add', 'modify', 'remove'] as const;
+const ANOMALY_TYPES = ['paradox', 'rewind'] as const;
+
+/** One key's world as the saved state holds it (the key by its place among the accepted keys, never the key). */
+interface SavedWorld {
+	keyIndex: number;
+	traveller: Traveller;
+	timelines: Timeline[];
+	anchors: Anchor[];
+	items: Item[];
+	events: TimelineEvent[];
+	paradoxes: Array<[timelineId: string, paradoxes: Paradox[]]>;
+}
+
+export interface TimelineSnapshot {
+	seeded: SeededEvent[];
+	worlds: SavedWorld[];
+}
+
+/** What the page shows of one key's world. */
+export interface WorldView {
+	traveller: TravellerState;
+	timelines: Array<Omit<Timeline, 'anomalies'> & { anomalies: Anomaly[]; events: TimelineEvent[]; anchors: number; items: number }>;
+}
+
+/** An event at a location: seeded (changeable from the control surface), or added to a timeline through POST /v1/events. */
+export interface LocatedEvent {
+	location: string;
+	time: string;
+	description: string;
+	seed_id?: string;
+	timeline_id?: string;
+	event_id?: string;
+}
 type EventAction = (typeof EVENT_ACTIONS)[number];
 
 export function newId(prefix: string): string {
@@ -160,6 +185,102 @@ export class TimelineService {
 		const event = this.seeded.find((seeded) => seeded.seed_id === seedId);
 		if (!event) throw notFound('seed_id', `No seeded event with seed_id '${seedId}' exists.`);
 		return event;
+	}
+
+	/**
+	 * Adds an anomaly to a timeline, as if the service had detected one: GET /v1/monitor-timeline
+	 * lists it (paradox checks do not: no manipulation caused it). Everything is checked first.
+	 */
+	addAnomaly(input: unknown): Anomaly {
+		const body = objectBody(input);
+		const timelineId = requiredString(body, 'timelineId', { what: 'the timeline_id of the timeline' });
+		const type = body.type === undefined || body.type === '' ? 'paradox' : requiredOneOf(body, 'type', ANOMALY_TYPES);
+		const time = optionalIso(body, 'time') ?? this.clock.nowMs();
+		const description = requiredString(body, 'description', { what: 'what the anomaly is' });
+		const timeline = this.timelineAnywhere(timelineId);
+		const anomaly = this.recordAnomaly([timeline], type, time, description)[0];
+		return { ...anomaly };
+	}
+
+	removeAnomaly(anomalyId: string): Anomaly {
+		for (const world of this.worlds.values()) {
+			for (const timeline of world.timelines.values()) {
+				const found = timeline.anomalies.find((a) => a.anomaly_id === anomalyId);
+				if (!found) continue;
+				timeline.anomalies = timeline.anomalies.filter((a) => a !== found);
+				return { ...found };
+			}
+		}
+		throw notFound('anomaly_id', `No anomaly with anomaly_id '${anomalyId}' exists.`);
+	}
+
+	/** Timeline ids are unique across keys, so the control surface finds one without a key. */
+	private timelineAnywhere(id: string): Timeline {
+		for (const world of this.worlds.values()) {
+			const timeline = world.timelines.get(id);
+			if (timeline) return timeline;
+		}
+		throw notFound('timelineId', `No timeline with timeline_id '${id}' exists.`);
+	}
+
+	/** Every event with a location (seeded, or in a timeline), by time. */
+	locatedEvents(): LocatedEvent[] {
+		const inTimelines = [...this.worlds.values()].flatMap((w) =>
+			[...w.events.values()]
+				.filter((e) => e.location !== null)
+				.map((e) => ({ location: e.location as string, time: e.time, description: e.description, timeline_id: e.timeline_id, event_id: e.event_id })),
+		);
+		return [...this.seeded.map((e) => ({ ...e })), ...inTimelines].sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+	}
+
+	/** Each key's traveller and timelines (with their anomalies and events), for the page. */
+	worldViews(keyIndex: (key: string) => number): WorldView[] {
+		const travellers = this.travellers(keyIndex);
+		return [...this.worlds.values()].map((w, i) => ({
+			traveller: travellers[i],
+			timelines: [...w.timelines.values()].map((t) => ({
+				...publicTimeline(t),
+				anomalies: t.anomalies.map((a) => ({ ...a })),
+				events: [...w.events.values()].filter((e) => e.timeline_id === t.timeline_id).map((e) => ({ ...e })),
+				anchors: [...w.anchors.values()].filter((a) => a.timeline_id === t.timeline_id).length,
+				items: [...w.items.values()].filter((item) => item.timeline_id === t.timeline_id).length,
+			})),
+		}));
+	}
+
+	snapshot(keyIndex: (key: string) => number): TimelineSnapshot {
+		return structuredClone({
+			seeded: this.seeded,
+			worlds: [...this.worlds].map(([key, w]) => ({
+				keyIndex: keyIndex(key),
+				traveller: w.traveller,
+				timelines: [...w.timelines.values()],
+				anchors: [...w.anchors.values()],
+				items: [...w.items.values()],
+				events: [...w.events.values()],
+				paradoxes: [...w.paradoxes],
+			})),
+		});
+	}
+
+	/** The worlds of keys no longer accepted (`keyAt` gives none) are left out. */
+	restore(saved: TimelineSnapshot, keyAt: (index: number) => string | undefined): void {
+		const copy = structuredClone(saved);
+		this.seeded = copy.seeded;
+		this.worlds.clear();
+		for (const w of copy.worlds) {
+			const key = keyAt(w.keyIndex);
+			if (key === undefined) continue;
+			const byId = <T>(list: T[], id: (value: T) => string) => new Map(list.map((value) => [id(value), value]));
+			this.worlds.set(key, {
+				traveller: w.traveller,
+				timelines: byId(w.timelines, (t) => t.timeline_id),
+				anchors: byId(w.anchors, (a) => a.anchor_id),
+				items: byId(w.items, (i) => i.item_id),
+				events: byId(w.events, (e) => e.event_id),
+				paradoxes: new Map(w.paradoxes),
+			});
+		}
 	}
 
 	routes(router: Router<Service>): void {
@@ -295,7 +416,7 @@ export class TimelineService {
 		this.setTime(w.traveller, after);
 		const verb = direction > 0 ? 'Fast-forwarded' : 'Rewound';
 		if (direction < 0) {
-			this.recordAnomaly(w, this.rewindTargets(w), 'rewind', after, `Rewind of ${duration} from ${isoString(before)} to ${isoString(after)}.`);
+			this.recordAnomaly(this.rewindTargets(w), 'rewind', after, `Rewind of ${duration} from ${isoString(before)} to ${isoString(after)}.`);
 		}
 		return ok({ status: `${verb} ${duration}.${this.pausedNote(w.traveller)}`, new_time: isoString(after) });
 	}
@@ -517,7 +638,7 @@ export class TimelineService {
 			const list = w.paradoxes.get(timeline.timeline_id) ?? [];
 			list.push(...found);
 			w.paradoxes.set(timeline.timeline_id, list);
-			for (const p of found) this.recordAnomaly(w, [timeline], 'paradox', earliest, p.reason);
+			for (const p of found) this.recordAnomaly([timeline], 'paradox', earliest, p.reason);
 		}
 		return found;
 	}
@@ -552,10 +673,12 @@ export class TimelineService {
 		return timeline;
 	}
 
-	private recordAnomaly(w: World, timelines: Timeline[], type: Anomaly['type'], at: number, description: string): void {
-		for (const timeline of timelines) {
-			timeline.anomalies.push({ anomaly_id: newId('anm'), type, time: isoString(at), description, detected_at: this.clock.nowIso() });
-		}
+	private recordAnomaly(timelines: Timeline[], type: Anomaly['type'], at: number, description: string): Anomaly[] {
+		return timelines.map((timeline) => {
+			const anomaly: Anomaly = { anomaly_id: newId('anm'), type, time: isoString(at), description, detected_at: this.clock.nowIso() };
+			timeline.anomalies.push(anomaly);
+			return anomaly;
+		});
 	}
 }
 

@@ -26,6 +26,8 @@ export interface RecordedRequest {
 	responseStatus?: number;
 	/** Kind of injected fault applied to this request, if any. */
 	fault?: FaultKind;
+	/** The answer's body (parsed JSON, else its text, cut after 4,000 characters); absent until answered, or when dropped. */
+	response?: unknown;
 }
 
 export interface RequestFilter {
@@ -235,6 +237,33 @@ export interface TravellerState {
 	currentTime: string;
 	location: string;
 	timelineId: string | null;
+}
+
+/** An anomaly as GET /v1/monitor-timeline lists it. */
+export interface Anomaly {
+	anomaly_id: string;
+	type: 'rewind' | 'paradox';
+	/** The moment the anomaly touches. */
+	time: string;
+	description: string;
+	detected_at: string;
+}
+
+/** A conversation as the page's phone shows it: one per contact and per number with messages. */
+export interface Conversation {
+	phone: string;
+	/** The contact's stored fields ({} for a number that is not a contact). */
+	fields: ContactFields;
+	conversationId: string | null;
+	window: WindowState;
+	/** Outbound and inbound, in arrival order. */
+	messages: StoredMessage[];
+}
+
+export interface WindowState {
+	phone: string;
+	open: boolean;
+	closesAt: string | null;
 }
 
 export interface ClockState {

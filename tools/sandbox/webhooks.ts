@@ -5,7 +5,16 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { HttpError } from './http';
 import type { SandboxConfig, WebhookConfig, WebhookDelivery, WebhookPayload } from './types';
+import { invalid, objectBody } from './validate';
+
+/** The deliveries as the saved state holds them, with where webhooks go. */
+export interface WebhookSnapshot {
+	config: WebhookConfig;
+	deliveries: WebhookDelivery[];
+	nextId: number;
+}
 
 export class WebhookDispatcher {
 	private config: WebhookConfig;
@@ -21,8 +30,38 @@ export class WebhookDispatcher {
 		private readonly initial: WebhookConfig,
 		private readonly settings: () => SandboxConfig,
 		private readonly log: (line: string) => void,
+		/** Called when a delivery has been made (or has failed). */
+		private readonly changed: () => void = () => undefined,
 	) {
 		this.config = { url: initial.url, headers: { ...initial.headers } };
+	}
+
+	/** At most the latest `limit` deliveries. */
+	snapshot(limit: number): WebhookSnapshot {
+		return structuredClone({ config: this.config, deliveries: this.deliveries.slice(-limit), nextId: this.nextId });
+	}
+
+	restore(saved: WebhookSnapshot): void {
+		this.reset();
+		const copy = structuredClone(saved);
+		this.config = copy.config;
+		this.deliveries = copy.deliveries;
+		this.nextId = copy.nextId;
+	}
+
+	/**
+	 * Delivers a recorded delivery's payload once more, to where webhooks go now, as a service
+	 * that delivers at least once may: the receiver must take it for the repeat it is.
+	 */
+	repeat(input: unknown): { deliveryId: number; eventType: string; attempt: number } {
+		const id = objectBody(input).deliveryId;
+		if (typeof id !== 'number' || !Number.isInteger(id)) throw invalid('deliveryId', "The field 'deliveryId' is required: the id of a recorded delivery (GET /_sandbox/webhooks/deliveries).");
+		const original = this.deliveries.find((d) => d.id === id);
+		if (!original) throw new HttpError(404, 'not_found', `No webhook delivery with id ${id} was recorded.`, 'deliveryId');
+		const same = JSON.stringify(original.payload);
+		const attempts = this.deliveries.filter((d) => JSON.stringify(d.payload) === same).length;
+		this.enqueue(original.payload, attempts + 1);
+		return { deliveryId: id, eventType: original.eventType, attempt: attempts + 1 };
 	}
 
 	getConfig(): WebhookConfig {
@@ -102,6 +141,7 @@ export class WebhookDispatcher {
 			}
 		}
 		delivery.finishedAt = new Date().toISOString();
+		this.changed();
 		this.log(`webhook ${payload.event_type} #${attempt} -> ${target.url ?? '(none)'}: ${delivery.status ?? delivery.error}`);
 	}
 
