@@ -7,6 +7,8 @@ const WITHOUT_ZONE = /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?$/;
 /** Milliseconds since the epoch of a time the service wrote, or NaN when it is not a time. */
 export function parseServiceTime(value: unknown): number {
 	if (typeof value !== 'string') return Number.NaN;
+	// Most times end in "Z": no zone to add (a poll reads every event's time).
+	if (value.endsWith('Z')) return Date.parse(value);
 	const text = value.trim();
 	return Date.parse(WITHOUT_ZONE.test(text) ? `${text.replace(' ', 'T')}Z` : text);
 }

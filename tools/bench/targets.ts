@@ -85,8 +85,8 @@ function webhookTargets(results: BenchResults): void {
 	}
 }
 
-/** The poll's own work (a fingerprint per event, the comparison with the memory) at most twice the fetch it stands on. */
-const POLL_OVER_FLOOR = 3;
+/** The poll's own work (a fingerprint per new event, the comparison with the memory) at most half the fetch it stands on. */
+const POLL_OVER_FLOOR = 1.5;
 /** The memory keeps a 9-character digest per event, grouped by hour. */
 const STATIC_BYTES_PER_EVENT = 10;
 

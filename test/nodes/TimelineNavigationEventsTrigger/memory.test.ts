@@ -1,7 +1,7 @@
 // The trigger's memory on its own: bounded, never forgetting what the service may list again, and
 // knowing an event by its content however the service writes its time.
 import { DIGEST_LENGTH } from '../../../nodes/shared/digest';
-import { fingerprinted, MAX_CATCH_UP_MS, MAX_UNLISTED, readSeen, sight, windowFor, type Listed, type Seen } from '../../../nodes/shared/timeline/trigger/memory';
+import { FingerprintCache, fingerprinted, MAX_CATCH_UP_MS, MAX_UNLISTED, readSeen, sight, windowFor, type Listed, type Seen } from '../../../nodes/shared/timeline/trigger/memory';
 
 const HOUR = 60 * 60 * 1000;
 const NOW = Date.parse('2030-06-01T12:00:00Z');
@@ -113,4 +113,15 @@ it('does not read a memory of another watched thing (another location, timeline 
 	expect(readSeen(JSON.parse(JSON.stringify(seen)), 'newEvent|Rome|86400000')).toEqual(seen);
 	expect(readSeen(seen, 'newEvent|Athens|86400000')).toBeUndefined();
 	expect(readSeen(seen, 'newEvent|Rome|3600000')).toBeUndefined();
+});
+
+it('fingerprints the last listing of a watched thing from the process’s cache: the same digests as afresh, and a changed event gets its own', () => {
+	const cache = new FingerprintCache('workflow|trigger|newEvent|Rome|86400000');
+	const listing = Array.from({ length: 5 }, (_, index) => ({ time: new Date(NOW - index * HOUR).toISOString(), description: `Event ${index}` }));
+	const digests = (listed: Listed[]) => listed.map((entry) => entry.digest);
+	expect(digests(fingerprinted(listing, (event) => event.time, cache))).toEqual(digests(fingerprinted(listing, (event) => event.time)));
+	const next = [...listing.slice(1), { ...listing[0], description: 'Event 0, changed' }, { description: 'Event 5', time: listing[0].time }];
+	expect(digests(fingerprinted(next, (event) => event.time, cache))).toEqual(digests(fingerprinted(next, (event) => event.time)));
+	// Another field order is the same event.
+	expect(fingerprinted(next, (event) => event.time, cache)[5].digest).toBe(fingerprinted([{ time: listing[0].time, description: 'Event 5' }], (event) => event.time)[0].digest);
 });

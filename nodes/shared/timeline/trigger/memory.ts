@@ -64,9 +64,12 @@ class CanonicalWriter {
 	private readonly orders = new Map<string, Array<[string, string]>>();
 
 	text(value: unknown, key?: string): string {
-		if (key === 'time' && typeof value === 'string' && !CANONICAL_TIME.test(value)) {
-			const at = parseServiceTime(value);
-			if (!Number.isNaN(at)) return JSON.stringify(new Date(at).toISOString());
+		if (typeof value === 'string') {
+			if (key === 'time' && !CANONICAL_TIME.test(value)) {
+				const at = parseServiceTime(value);
+				if (!Number.isNaN(at)) return JSON.stringify(new Date(at).toISOString());
+			}
+			return JSON.stringify(value);
 		}
 		if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
 		if (Array.isArray(value)) return `[${value.map((entry) => this.text(entry)).join(',')}]`;
@@ -85,9 +88,49 @@ class CanonicalWriter {
 }
 
 /** Each thing the service listed with its digest and time, in the service's order. */
-export function fingerprinted(entries: IDataObject[], timeOf: (entry: IDataObject) => unknown): Listed[] {
+export function fingerprinted(entries: IDataObject[], timeOf: (entry: IDataObject) => unknown, cache?: FingerprintCache): Listed[] {
 	const writer = new CanonicalWriter();
-	return entries.map((json) => ({ json, digest: digestOf(writer.text(json)), at: parseServiceTime(timeOf(json)) }));
+	const known = cache?.lastListing();
+	const digests = new Map<string, string>();
+	const listed = entries.map((json) => {
+		// Keyed by the thing as the service wrote it: the same text is the same thing, so its digest.
+		const asListed = known && JSON.stringify(json);
+		const digest = (asListed && known.get(asListed)) || digestOf(writer.text(json));
+		if (asListed) digests.set(asListed, digest);
+		return { json, digest, at: parseServiceTime(timeOf(json)) };
+	});
+	cache?.remember(digests);
+	return listed;
+}
+
+/** At most this many listed things' digests are kept in a process, over every watched thing. */
+const MAX_CACHED = 50_000;
+/** Per watched thing (by workflow, node and what it watches): its last listing's digests, least recently used first. */
+const lastListings = new Map<string, Map<string, string>>();
+
+/**
+ * The digests of a watched thing's last listing, kept in this n8n process: a poll then fingerprints
+ * only what changed since the last (a fingerprint per event was most of a poll's own work). A
+ * cache only: a restart or another process fingerprints everything again, with the same result.
+ */
+export class FingerprintCache {
+	constructor(private readonly scope: string) {}
+
+	lastListing(): Map<string, string> {
+		const last = lastListings.get(this.scope) ?? new Map<string, string>();
+		lastListings.delete(this.scope);
+		return last;
+	}
+
+	remember(digests: Map<string, string>): void {
+		lastListings.set(this.scope, digests);
+		let held = [...lastListings.values()].reduce((sum, listing) => sum + listing.size, 0);
+		for (const [scope, listing] of lastListings) {
+			if (held <= MAX_CACHED) break;
+			lastListings.delete(scope);
+			held -= listing.size;
+		}
+	}
 }
 
 /** Oldest first; things without a readable time keep the service's order, after the timed ones. */

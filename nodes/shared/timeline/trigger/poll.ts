@@ -24,7 +24,7 @@ import { DEFAULT_REQUEST_SETTINGS } from '../../fields/requestOptions';
 import { checkWholeNumber } from '../../fields/validation';
 import { request, type RequestScope, type RequestSettings } from '../../transport';
 import { eventField, location, lookBackAmount, lookBackUnit, NEW_ANOMALY, NEW_EVENT, startWithExisting, timeline } from './description';
-import { fingerprinted, newest, sight, windowFor, type Listed, type Window } from './memory';
+import { FingerprintCache, fingerprinted, newest, sight, windowFor, type Listed, type Window } from './memory';
 import { keptMemory } from './store';
 
 /** What a poll watches, read and checked from the node's fields. */
@@ -33,8 +33,8 @@ interface Watch {
 	key: string;
 	/** Events: how far back a poll looks. Anomalies have no window. */
 	lookBackMs?: number;
-	/** Asks the service; returns what it lists. */
-	list(window?: Window): Promise<Listed[]>;
+	/** Asks the service; returns what it lists (with `cache`, fingerprinting only what changed since the last poll). */
+	list(window?: Window, cache?: FingerprintCache): Promise<Listed[]>;
 	/** An output item: what was listed, with where it came from. */
 	item(json: IDataObject): IDataObject;
 	/** Fetch Test Event's words when there is nothing to show. */
@@ -73,12 +73,12 @@ function eventsAt(n8n: IPollFunctions): Watch {
 	return {
 		key: `${NEW_EVENT}|${place}|${lookBackMs}`,
 		lookBackMs,
-		async list(window) {
+		async list(window, cache) {
 			const { start, end } = window ?? { start: Date.now() - lookBackMs, end: Date.now() };
 			const params = { location: place, time_range: `${new Date(start).toISOString()}/${new Date(end).toISOString()}` };
 			// As Event → Monitor: n8n's HTTP helper drops a GET's body, so the query carries them.
 			const answer = await request(scope, { method: 'GET', path: '/monitor-events', qs: params, body: { ...params } });
-			return fingerprinted(listEntries(scope, answer, 'events'), (event) => event.time);
+			return fingerprinted(listEntries(scope, answer, 'events'), (event) => event.time, cache);
 		},
 		item: (event) => ({ location: place, ...event }),
 		nothing: `No event at "${place}" in the last ${count.value} ${count.value === 1 ? String(unit).replace(/s$/, '') : String(unit)}`,
@@ -98,9 +98,9 @@ function anomaliesIn(n8n: IPollFunctions): Watch {
 	const scope = scopeOf(n8n, `New anomalies in timeline ${named}`);
 	return {
 		key: `${NEW_ANOMALY}|${id}`,
-		async list() {
+		async list(_window, cache) {
 			const answer = await request(scope, { method: 'GET', path: '/monitor-timeline', qs: { timeline_id: id } });
-			return fingerprinted(listEntries(scope, answer, 'anomalies'), (anomaly) => anomaly.time ?? anomaly.detected_at);
+			return fingerprinted(listEntries(scope, answer, 'anomalies'), (anomaly) => anomaly.time ?? anomaly.detected_at, cache);
 		},
 		item: (anomaly) => ({ timeline_id: id, ...anomaly }),
 		nothing: `No anomaly in timeline ${named}`,
@@ -133,7 +133,8 @@ export async function pollTimeline(this: IPollFunctions): Promise<INodeExecution
 
 	const kept = keptMemory(this, watch.key);
 	const window = watch.lookBackMs === undefined ? undefined : windowFor(kept.seen, Date.now(), watch.lookBackMs);
-	const { fresh, seen } = sight(kept.seen, watch.key, await watch.list(window), window);
+	const cache = new FingerprintCache(`${this.getWorkflow().id ?? ''}\u0000${this.getNode().name}\u0000${watch.key}`);
+	const { fresh, seen } = sight(kept.seen, watch.key, await watch.list(window, cache), window);
 	const started = kept.seen === undefined && !this.getNodeParameter(`options.${startWithExisting.name}`, false) ? [] : fresh;
 	kept.keep(seen, started.length > 0);
 	return started.length > 0 ? [this.helpers.returnJsonArray(started.map((entry) => watch.item(entry.json)))] : null;
