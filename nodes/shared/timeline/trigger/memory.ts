@@ -91,39 +91,43 @@ class CanonicalWriter {
 export function fingerprinted(entries: IDataObject[], timeOf: (entry: IDataObject) => unknown, cache?: FingerprintCache): Listed[] {
 	const writer = new CanonicalWriter();
 	const known = cache?.lastListing();
-	const digests = new Map<string, string>();
+	const fingerprints: Listing = new Map();
 	const listed = entries.map((json) => {
-		// Keyed by the thing as the service wrote it: the same text is the same thing, so its digest.
+		// Keyed by the thing as the service wrote it: the same text is the same thing, with the same digest and time.
 		const asListed = known && JSON.stringify(json);
-		const digest = (asListed && known.get(asListed)) || digestOf(writer.text(json));
-		if (asListed) digests.set(asListed, digest);
-		return { json, digest, at: parseServiceTime(timeOf(json)) };
+		const fingerprint = (asListed && known.get(asListed)) || { digest: digestOf(writer.text(json)), at: parseServiceTime(timeOf(json)) };
+		if (asListed) fingerprints.set(asListed, fingerprint);
+		return { json, ...fingerprint };
 	});
-	cache?.remember(digests);
+	cache?.remember(fingerprints);
 	return listed;
 }
+
+/** A listing's fingerprints by the things' JSON as listed. */
+type Listing = Map<string, Pick<Listed, 'digest' | 'at'>>;
 
 /** At most this many listed things' digests are kept in a process, over every watched thing. */
 const MAX_CACHED = 50_000;
 /** Per watched thing (by workflow, node and what it watches): its last listing's digests, least recently used first. */
-const lastListings = new Map<string, Map<string, string>>();
+const lastListings = new Map<string, Listing>();
 
 /**
- * The digests of a watched thing's last listing, kept in this n8n process: a poll then fingerprints
- * only what changed since the last (a fingerprint per event was most of a poll's own work). A
- * cache only: a restart or another process fingerprints everything again, with the same result.
+ * The fingerprints (digest and time) of a watched thing's last listing, kept in this n8n process:
+ * a poll then fingerprints only what changed since the last (a fingerprint per event was most of
+ * a poll's own work). A cache only: a restart or another process fingerprints everything again,
+ * with the same result.
  */
 export class FingerprintCache {
 	constructor(private readonly scope: string) {}
 
-	lastListing(): Map<string, string> {
-		const last = lastListings.get(this.scope) ?? new Map<string, string>();
+	lastListing(): Listing {
+		const last = lastListings.get(this.scope) ?? new Map();
 		lastListings.delete(this.scope);
 		return last;
 	}
 
-	remember(digests: Map<string, string>): void {
-		lastListings.set(this.scope, digests);
+	remember(listing: Listing): void {
+		lastListings.set(this.scope, listing);
 		let held = [...lastListings.values()].reduce((sum, listing) => sum + listing.size, 0);
 		for (const [scope, listing] of lastListings) {
 			if (held <= MAX_CACHED) break;
@@ -188,7 +192,10 @@ export interface Sighting {
  */
 export function sight(previous: Seen | undefined, watching: string, listed: Listed[], window?: Window): Sighting {
 	const previousUntimed = digestsIn(previous?.untimed ?? '');
-	const seen = new Set([...Object.values(previous?.hours ?? {}).flatMap(digestsIn), ...previousUntimed]);
+	const seen = new Set(previousUntimed);
+	for (const digests of Object.values(previous?.hours ?? {})) {
+		for (let i = 0; i < digests.length; i += DIGEST_LENGTH) seen.add(digests.slice(i, i + DIGEST_LENGTH));
+	}
 	const timed = (entry: Listed) => window !== undefined && !Number.isNaN(entry.at);
 	const counts = (entry: Listed) => !timed(entry) || (entry.at >= window!.start && entry.at <= window!.end);
 
