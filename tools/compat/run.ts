@@ -12,7 +12,7 @@
  *
  * Run `npm run build` first (npm run test:compat does): the smoke installs the built packages.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -29,6 +29,24 @@ function chosenVersions(args: string[]): N8nRuntime[] {
 	return entries.map((entry) => runtimeById(entry.n8n));
 }
 
+/**
+ * Runs jest as our child, and ends it with the signal that ends us (SIGINT, SIGTERM): it then
+ * ends what it started. Resolves to its exit code.
+ */
+function jest(args: string[], env: NodeJS.ProcessEnv): Promise<number | null> {
+	const child = spawn(process.execPath, [require.resolve('jest/bin/jest'), ...args], { stdio: 'inherit', env });
+	let received: NodeJS.Signals | undefined;
+	const relay = (signal: NodeJS.Signals) => child.kill((received = signal));
+	for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, relay);
+	return new Promise((resolve) =>
+		child.on('exit', (code) => {
+			for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, relay);
+			if (received) process.kill(process.pid, received); // stopped: the other versions too
+			resolve(code);
+		}),
+	);
+}
+
 /** The smoke on one version; its results with whether jest passed. */
 async function runVersion(runtime: N8nRuntime): Promise<VersionResults> {
 	const started = Date.now();
@@ -36,8 +54,7 @@ async function runVersion(runtime: N8nRuntime): Promise<VersionResults> {
 	const file = compatResultFile(runtime.n8nVersion);
 	fs.rmSync(file, { force: true });
 	log(`[compat] n8n ${runtime.n8nVersion} on Node ${runtime.nodeVersion}: the smoke`);
-	const jest = spawnSync('npx', ['jest', '-c', 'jest.compat.config.js'], { stdio: 'inherit', env: { ...process.env, E2E_N8N: runtime.id } });
-	const passed = jest.status === 0;
+	const passed = (await jest(['-c', 'jest.compat.config.js'], { ...process.env, E2E_N8N: runtime.id })) === 0;
 	log(`[compat] n8n ${runtime.n8nVersion}: ${passed ? 'passed' : 'FAILED'} in ${fmt(Date.now() - started)}`);
 	const results: VersionResults = fs.existsSync(file)
 		? { ...(JSON.parse(fs.readFileSync(file, 'utf8')) as Omit<VersionResults, 'passed'>), passed }

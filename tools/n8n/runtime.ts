@@ -26,7 +26,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { groupAlive, processAlive } from './processes';
+import { groupAlive, processAlive, spawnGroup } from './processes';
 import { MATRIX } from './versions';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -372,36 +372,24 @@ export function runStep(step: string, cmd: string, args: string[], opts: RunStep
 	const out = fs.openSync(opts.logFile, 'a');
 	fs.writeSync(out, `\n=== ${new Date().toISOString()} ${step}: ${cmd} ${args.join(' ')}\n`);
 	return new Promise((resolve, reject) => {
-		// Own process group, recorded in the install lock: if this process dies, the next run
-		// stops the orphaned npm before it touches the same folder.
-		const child = spawn(cmd, args, {
+		// Its own process group, ended with this process (spawnGroup), and recorded in the install
+		// lock: should it outlive a killed run anyway, the next run stops it before it touches the folder.
+		const child = spawnGroup(cmd, args, {
 			cwd: opts.cwd,
 			env: opts.env,
 			stdio: ['ignore', out, out],
-			detached: true,
 		});
 		if (child.pid) recordChild(lockFile, child.pid);
 		const timer = setInterval(() => {
 			const extra = opts.progress ? `, ${opts.progress()}` : '';
 			opts.log(`${prefix} ${step}: still running (${fmt(Date.now() - started)}${extra})`);
 		}, 15000);
-		const onSignal = () => {
-			try {
-				process.kill(-child.pid!, 'SIGTERM');
-			} catch {
-				// gone
-			}
-		};
-		process.once('SIGINT', onSignal);
-		process.once('SIGTERM', onSignal);
 		child.on('error', (err) => {
 			clearInterval(timer);
 			reject(err);
 		});
 		child.on('exit', (code, signal) => {
 			clearInterval(timer);
-			process.removeListener('SIGINT', onSignal);
-			process.removeListener('SIGTERM', onSignal);
 			recordChild(lockFile, undefined);
 			fs.closeSync(out);
 			if (code === 0) {
