@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { APT_WAITS_FOR_ITS_LOCK } from './browser';
 import { spawnGroup } from './processes';
 import { ensureInstalled, fmt, installPaths, runStep, type Log } from './runtime';
 import { waitFor } from '../shared/wait';
@@ -53,8 +54,8 @@ async function aptInstall(log: Log): Promise<void> {
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	const opts = { cwd: os.tmpdir(), env, log, logFile: REDIS_PATHS.log, lockFile: REDIS_PATHS.lock, prefix: '[redis]' };
 	try {
-		await runStep('apt-get update', 'apt-get', ['update', '-q'], opts);
-		await runStep('apt-get install redis-server', 'apt-get', ['install', '-y', '-q', '--no-install-recommends', 'redis-server'], opts);
+		await runStep('apt-get update', 'apt-get', ['update', '-q', ...APT_WAITS_FOR_ITS_LOCK], opts);
+		await runStep('apt-get install redis-server', 'apt-get', ['install', '-y', '-q', '--no-install-recommends', ...APT_WAITS_FOR_ITS_LOCK, 'redis-server'], opts);
 	} finally {
 		if (ownPolicy) fs.rmSync(policy, { force: true });
 	}

@@ -487,6 +487,17 @@ export async function nodeVersionOf(bin: string): Promise<string | undefined> {
 	});
 }
 
+/** The version of sqlite3 a runtime's n8n installed. */
+const sqliteVersion = (rt: N8nRuntime) => readJson<{ version: string }>(path.join(rt.n8nDir, 'node_modules', 'sqlite3', 'package.json'))?.version;
+
+/** An installed runtime whose sqlite3 binding `rt` can take: the same sqlite3 built for the same Node. */
+function sqliteTwin(rt: N8nRuntime): N8nRuntime | undefined {
+	const version = sqliteVersion(rt);
+	return RUNTIMES.find(
+		(other) => other !== rt && other.nodeVersion === rt.nodeVersion && installedRuntime(other) && sqliteVersion(other) === version && version !== undefined,
+	);
+}
+
 /** Install scripts stay off: what needs a native build is rebuilt on purpose (sqlite3). */
 const NPM_INSTALL_ARGS = ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-progress', '--loglevel=warn'];
 
@@ -585,8 +596,14 @@ export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<Ru
 			log(`[n8n-runtime] step 2/3 n8n ${rt.n8nVersion}: already installed`);
 		}
 
-		// 3. sqlite3's native binding, compiled against the runtime Node's headers (its prebuilt download fails).
-		if (!fs.existsSync(rt.sqliteBinding)) {
+		// 3. sqlite3's native binding, compiled against the runtime Node's headers (its prebuilt download
+		// fails), or copied from a runtime that built the same sqlite3 for the same Node (the same file).
+		const twin = fs.existsSync(rt.sqliteBinding) ? undefined : sqliteTwin(rt);
+		if (twin) {
+			fs.mkdirSync(path.dirname(rt.sqliteBinding), { recursive: true });
+			fs.copyFileSync(twin.sqliteBinding, rt.sqliteBinding);
+			log(`[n8n-runtime] step 3/3 sqlite3 binding: copied from n8n ${twin.n8nVersion}'s (sqlite3 ${sqliteVersion(rt)} on Node ${rt.nodeVersion} there too)`);
+		} else if (!fs.existsSync(rt.sqliteBinding)) {
 			await runStep(
 				// Measured on 2 cores: 1m07s (load 2) to 3m23s (load 8); the C compiler works on one big file
 				// (sqlite3.c), so no finer progress.
