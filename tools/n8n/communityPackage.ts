@@ -28,6 +28,19 @@ export const CREDENTIAL_TYPES = {
  * of another checkout of it (`root`), into `destDir`; returns the tarball path.
  */
 export function packPackage(destDir: string, root = PROJECT_ROOT, name = PACKAGE_NAME): string {
+	// A build beside us swaps the package's folder for a new one (tools/packages/assemble.ts): a
+	// pack that met the moment of the swap is tried again.
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return packOnce(destDir, root, name);
+		} catch (err) {
+			if (attempt === 3) throw err;
+			spawnSync('sleep', ['0.5']);
+		}
+	}
+}
+
+function packOnce(destDir: string, root: string, name: string): string {
 	const folder = path.join(root, 'dist-packages', name);
 	if (!fs.existsSync(path.join(folder, 'package.json'))) {
 		throw new Error(`${path.relative(root, folder)} is missing: run \`npm run build\` first`);
