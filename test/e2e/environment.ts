@@ -16,13 +16,14 @@ import { ARTIFACTS_DIR, N8N_2, ensureRuntime, runtimeById, type N8nRuntime } fro
 import { SANDBOX_WEBHOOK_AUTH, byRole, sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 
 /**
- * The env file (and n8n log) of one runtime, in the folder of its suite (the jest config's
- * `globals.E2E_SUITE`, default `e2e`: the compatibility smoke keeps its own, so it can run beside
- * the e2e suite); the default runtime keeps the plain names.
+ * The env file (and n8n log) of one runtime, in the folder of its run: `$E2E_SUITE`, else the jest
+ * config's `globals.E2E_SUITE`, else `e2e` (the compatibility smoke keeps its own, and `.ci/run`
+ * names one per jest process, so they run side by side); the default runtime keeps the plain names.
  */
 function e2eFile(runtime: N8nRuntime, base: string, ext: string, suite: unknown = (globalThis as any).E2E_SUITE): string {
 	const suffix = runtime === N8N_2 ? '' : `-${runtime.id}`;
-	return path.join(ARTIFACTS_DIR, typeof suite === 'string' ? suite : 'e2e', `${base}${suffix}.${ext}`);
+	const folder = process.env.E2E_SUITE ?? (typeof suite === 'string' ? suite : 'e2e');
+	return path.join(ARTIFACTS_DIR, folder, `${base}${suffix}.${ext}`);
 }
 
 /** The runtime of the running jest project (its `globals.E2E_N8N`), or the default. */

@@ -4,13 +4,13 @@
  * Ctrl-C in a terminal would). Everything they started (the start script, the sandbox, n8n and
  * its task runner, the queue's workers, webhook processes, balancer, PostgreSQL and Redis) must be
  * gone within seconds, and every port they listened on free again. The same for a suite stopped
- * by a CI's timeout: `npm run test:e2e:queue`, SIGTERM while its tests run (it rebuilds dist/ and
- * writes .artifacts/e2e-queue/, so this file runs when no other suite does).
+ * by a CI's timeout: `npm run test:e2e:queue`, SIGTERM while its tests run.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';
 import { freePort } from '../../tools/n8n/processes';
 import { waitFor } from '../../tools/shared/wait';
 import { busyPorts, killLeftovers, processTree, startUntilReady, stillRunning, withStarted, type Proc, type Started } from './npmStart';
@@ -114,7 +114,8 @@ describe('a signal to the npm process stops everything it started', () => {
 	});
 
 	test('npm run test:e2e:queue, SIGTERM while its tests run', async () => {
-		const started = await startUntilReady(['run', 'test:e2e:queue'], {}, 600_000, /\[e2e-queue\] cluster ready/);
+		const artifacts = path.join(ARTIFACTS_DIR, 'e2e', 'stopped-queue-suite');
+		const started = await startUntilReady(['run', 'test:e2e:queue'], { E2E_QUEUE_ARTIFACTS: artifacts }, 600_000, /\[e2e-queue\] cluster ready/);
 		await withStarted(started, async () => {
 			// Everything started by now (jest, its watchdog, the cluster and n8n's task runners).
 			const now = { ...started, tree: processTree(started.npm.pid!) };

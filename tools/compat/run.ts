@@ -6,9 +6,11 @@
  * Exits 1 when a version's smoke failed (after writing what it gave).
  *
  *   npm run test:compat                          every version
- *   npm run test:compat -- --ci                  the ones with a role: below the floor, the floor, the newest
+ *   npm run test:compat -- --ci                  the ones with a role (below the floor, the floor, the newest)
+ *                                                and the e2e suite's 1.x, 1.123.81 (what CI runs)
  *   npm run test:compat -- --versions 1.85.4,2.41.1
  *   tsx tools/compat/run.ts --merge                 no run: the results already in .artifacts/compat/ (the scheduled workflow's jobs)
+ *   tsx tools/compat/run.ts --ci --list             no run: the versions it would run, as JSON (ci.yml's jobs)
  *
  * Run `npm run build` first (npm run test:compat does): the smoke installs the built packages.
  */
@@ -16,7 +18,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { ensureRuntime, fmt, runtimeById, type N8nRuntime } from '../n8n/runtime';
+import { ensureRuntime, fmt, N8N_1, runtimeById, type N8nRuntime } from '../n8n/runtime';
 import { MATRIX } from '../n8n/versions';
 import { compatResultFile, mergeResults, readResults, resultsTable, writeResults, type VersionResults } from './results';
 
@@ -25,7 +27,8 @@ const log = (line: string) => console.log(line);
 function chosenVersions(args: string[]): N8nRuntime[] {
 	const at = args.indexOf('--versions');
 	if (at !== -1) return (args[at + 1] ?? '').split(',').filter(Boolean).map((id) => runtimeById(id));
-	const entries = args.includes('--ci') ? MATRIX.filter((entry) => entry.role) : MATRIX;
+	// --ci: the e2e suite's 1.x too; its smoke stands for the e2e files that run on 2.41 only
+	const entries = args.includes('--ci') ? MATRIX.filter((entry) => entry.role || entry.n8n === N8N_1.n8nVersion) : MATRIX;
 	return entries.map((entry) => runtimeById(entry.n8n));
 }
 
@@ -78,6 +81,10 @@ function savedRuns(): VersionResults[] {
 (async () => {
 	const started = Date.now();
 	const args = process.argv.slice(2);
+	if (args.includes('--list')) {
+		console.log(JSON.stringify(chosenVersions(args).map((runtime) => runtime.n8nVersion)));
+		return;
+	}
 	const latest: VersionResults[] = [];
 	if (args.includes('--merge')) latest.push(...savedRuns());
 	else for (const runtime of chosenVersions(args)) latest.push(await runVersion(runtime));
