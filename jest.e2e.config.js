@@ -24,7 +24,7 @@ const shared = {
 };
 
 /** Files that install the packages as users do (Settings → Community Nodes, npm, a release), each into an n8n of its own. */
-const INSTALLS = ['registry-install', 'two-packages', 'editions', 'unverified-packages', 'release', 'scanner', 'below-floor'];
+const INSTALLS = ['registry-install', 'two-packages', 'twin-package', 'editions', 'unverified-packages', 'release', 'scanner', 'below-floor'];
 
 /**
  * Files that stop and start an n8n of their own, or run npm scripts and the documented install
@@ -47,7 +47,7 @@ const ON_N8N_1 = [
 	'secrets', // no key in what 1.x saves of a failed request (its own NodeApiError) or logs
 	'repeat-memory', // the trigger's memory in each saved execution's static data
 	'unverified-packages', // neither N8N_UNVERIFIED_PACKAGES_ENABLED nor N8N_COMMUNITY_PACKAGES
-	'two-packages', // 1.x's answer to a package with a twin node
+	'twin-package', // 1.x's answer to a package with a node of an installed one's name
 	'polling', // the polling trigger over 1.x's own polls, across restarts
 ];
 
