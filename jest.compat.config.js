@@ -16,7 +16,8 @@ module.exports = {
 	},
 	globalSetup: '<rootDir>/test/e2e/globalSetup.ts',
 	globalTeardown: '<rootDir>/test/e2e/globalTeardown.ts',
-	globals: { E2E_N8N: version },
+	// its own env files and logs (.artifacts/compat/), so it runs beside the e2e suite
+	globals: { E2E_N8N: version, E2E_SUITE: 'compat' },
 	maxWorkers: 1,
 	testTimeout: 600000,
 };

@@ -252,8 +252,20 @@ export const CHECKS: readonly SmokeCheck[] = [
 				);
 				if ('ended' in asked) return executionError(asked.ended) ?? `the execution ended ${asked.ended.status} without asking`;
 				if (!/[?&]signature=/.test(asked.link)) return `the link is not signed: ${asked.link}`;
-				const answered = await postAnswer(asked.link, { answer: 'approve' });
-				await answered.text();
+				// n8n answers 409 "is running already" from the moment the question is sent until it has
+				// saved the execution as waiting (in CI at load 10 the answer came first, and the execution
+				// then waited for one that never came): answer again, as a person would. (Waiting for the
+				// status instead would need the REST API: 1.x's public API does not list waiting executions.)
+				const answered = await waitFor(
+					'n8n to take the answer (HTTP 409 while the execution still runs)',
+					async () => {
+						const response = await postAnswer(asked.link, { answer: 'approve' });
+						await response.text();
+						return response.status !== 409 && response;
+					},
+					{ timeoutMs: 60_000, intervalMs: 500 },
+				);
+				if (answered.status !== 200) return `the answer got HTTP ${answered.status}`;
 				const [execution] = await finishedExecutions(ctx.n8n, id);
 				const output = execution.data?.resultData?.runData?.Ask?.[0]?.data?.main?.[0]?.[0]?.json;
 				return output?.data?.approved === true ? WORKS : (executionError(execution) ?? `the answer went on with ${JSON.stringify(output)}`);

@@ -1,16 +1,10 @@
 // Each credential's test request, run as n8n's credential tester runs it, against the sandbox.
-import { startSandbox, type Sandbox } from '../../tools/sandbox/server';
 import type { FaultSpec } from '../../tools/sandbox/types';
 import { ERROR_BODY_SHAPES } from '../../tools/sandbox/testkit';
 import { testCredential } from '../support/harness';
+import { sandboxPerFile } from '../support/sandbox';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => sandbox.close());
-beforeEach(async () => sandbox.client.reset());
+const sandbox = sandboxPerFile();
 
 describe('Timeline Navigation API credential', () => {
 	it('passes with the right access token and sends it as a bearer header', async () => {

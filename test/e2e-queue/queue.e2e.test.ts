@@ -48,7 +48,8 @@ import {
 	workerOf,
 } from './support';
 
-const OUT_DIR = path.join(ARTIFACTS_DIR, 'e2e-queue');
+/** Logs and the repeat table; another folder for a run of the suite beside CI's own (stop.e2e stops one). */
+const OUT_DIR = process.env.E2E_QUEUE_ARTIFACTS ?? path.join(ARTIFACTS_DIR, 'e2e-queue');
 /** docs/trigger.md: a process saves its new events with its first call this long after its previous save. */
 const SAVED_AFTER_MS = 250;
 const log = (line: string) => process.stderr.write(line + '\n');

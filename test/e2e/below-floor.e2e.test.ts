@@ -15,7 +15,7 @@ import { CREDENTIAL_TYPES, NODE_TYPES } from '../../tools/n8n/communityPackage';
 import type { StoredCredential } from '../../tools/n8n/client';
 import { startN8n, type N8nInstance } from '../../tools/n8n/instance';
 import { freePort } from '../../tools/n8n/processes';
-import { ARTIFACTS_DIR, runtimeById } from '../../tools/n8n/runtime';
+import { ARTIFACTS_DIR, ensureRuntime, runtimeById } from '../../tools/n8n/runtime';
 import { sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 import { MATRIX } from '../../tools/n8n/versions';
 import { waitFor } from '../../tools/shared/wait';
@@ -35,6 +35,9 @@ const PACKAGE_TYPES: string[] = [NODE_TYPES.action, NODE_TYPES.trigger, NODE_TYP
 let n8n: N8nInstance;
 let credentials: StoredCredential[];
 const credential = (type: string) => credentials.find((c) => c.type === type)!;
+
+// Its own hook, with time for the first install (3-10 minutes, or a wait for .ci/run's installer).
+beforeAll(() => ensureRuntime({ runtime, log }), 20 * 60_000);
 
 beforeAll(async () => {
 	n8n = await startN8n({ runtime, port: await freePort(), logFile, log });

@@ -24,6 +24,7 @@ import { SANDBOX_WEBHOOK_AUTH } from '../../tools/n8n/sandboxCredentials';
 import type { RecordedRequest } from '../../tools/sandbox/types';
 import { status as statusDelivery } from '../support/trigger-payloads';
 import { publishWorkflow } from './communityNodes';
+import type { ShippedPackage } from './shippedPackages';
 import { env, onceRegistered, sandbox } from './support';
 
 /** The credential types the action node and the HTTP Request node send with. */
@@ -259,4 +260,26 @@ export async function tryUses(n8n: N8nClient, uses: CredentialUse[], name = 'Cre
 /** The outcomes of `uses` when every credential works. */
 export function working(uses: CredentialUse[]): Record<string, string> {
 	return Object.fromEntries(uses.map((use) => [use.label, use.works]));
+}
+
+/**
+ * Every use of the saved credentials in the nodes of `packages` (each node with each credential
+ * type its package defines) and in the HTTP Request node: what a user would try.
+ */
+export function usesOf(packages: readonly ShippedPackage[], saved: readonly StoredCredential[]): CredentialUse[] {
+	const credentialOf = (type: string) => {
+		const found = saved.find((c) => c.type === type);
+		if (!found) throw new Error(`no saved ${type} credential`);
+		return found;
+	};
+	const uses: CredentialUse[] = [];
+	for (const pkg of packages) {
+		for (const type of pkg.credentials) {
+			if (API_CREDENTIALS.includes(type)) uses.push(actionUse(pkg.nodes.action, credentialOf(type)));
+			else if (pkg.nodes.trigger) uses.push(triggerUse(pkg.nodes.trigger, credentialOf(type)));
+		}
+	}
+	const apiTypes = new Set(packages.flatMap((p) => p.credentials).filter((t) => API_CREDENTIALS.includes(t)));
+	for (const type of apiTypes) uses.push(httpRequestUse(credentialOf(type)));
+	return uses;
 }

@@ -15,10 +15,15 @@ import { freePort } from '../../tools/n8n/processes';
 import { ARTIFACTS_DIR, N8N_2, ensureRuntime, runtimeById, type N8nRuntime } from '../../tools/n8n/runtime';
 import { SANDBOX_WEBHOOK_AUTH, byRole, sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 
-/** The env file (and n8n log) of one runtime; the default runtime keeps the plain names. */
-function e2eFile(runtime: N8nRuntime, base: string, ext: string): string {
+/**
+ * The env file (and n8n log) of one runtime, in the folder of its run: `$E2E_SUITE`, else the jest
+ * config's `globals.E2E_SUITE`, else `e2e` (the compatibility smoke keeps its own, and `.ci/run`
+ * names one per jest process, so they run side by side); the default runtime keeps the plain names.
+ */
+function e2eFile(runtime: N8nRuntime, base: string, ext: string, suite: unknown = (globalThis as any).E2E_SUITE): string {
 	const suffix = runtime === N8N_2 ? '' : `-${runtime.id}`;
-	return path.join(ARTIFACTS_DIR, 'e2e', `${base}${suffix}.${ext}`);
+	const folder = process.env.E2E_SUITE ?? (typeof suite === 'string' ? suite : 'e2e');
+	return path.join(ARTIFACTS_DIR, folder, `${base}${suffix}.${ext}`);
 }
 
 /** The runtime of the running jest project (its `globals.E2E_N8N`), or the default. */
@@ -62,8 +67,8 @@ function running(runtime: N8nRuntime): Running {
 /** A progress line of an end-to-end suite, on stderr, where jest shows it as it happens. */
 export const log = (line: string) => process.stderr.write(line + '\n');
 
-/** For jest's globalSetup. */
-export async function setupE2e(runtime: N8nRuntime = N8N_2): Promise<E2eEnv> {
+/** For jest's globalSetup (`suite`: the project's `globals.E2E_SUITE`). */
+export async function setupE2e(runtime: N8nRuntime = N8N_2, suite?: unknown): Promise<E2eEnv> {
 	const state = running(runtime);
 	try {
 		const t0 = Date.now();
@@ -77,7 +82,7 @@ export async function setupE2e(runtime: N8nRuntime = N8N_2): Promise<E2eEnv> {
 		const t1 = Date.now();
 		const n8n = await startN8n({
 			port: Number(process.env.E2E_N8N_PORT ?? (await freePort())),
-			logFile: e2eFile(runtime, 'n8n', 'log'),
+			logFile: e2eFile(runtime, 'n8n', 'log', suite),
 			log,
 			runtime,
 		});
@@ -100,7 +105,7 @@ export async function setupE2e(runtime: N8nRuntime = N8N_2): Promise<E2eEnv> {
 			startedAt: new Date().toISOString(),
 			timings: { runtimeMs, n8nStartMs },
 		};
-		const envFile = e2eFile(runtime, 'env', 'json');
+		const envFile = e2eFile(runtime, 'env', 'json', suite);
 		fs.mkdirSync(path.dirname(envFile), { recursive: true });
 		fs.writeFileSync(envFile, JSON.stringify(env, null, 2) + '\n');
 		log(
@@ -108,20 +113,20 @@ export async function setupE2e(runtime: N8nRuntime = N8N_2): Promise<E2eEnv> {
 		);
 		return env;
 	} catch (err) {
-		await teardownE2e(runtime);
+		await teardownE2e(runtime, suite);
 		throw err;
 	}
 }
 
 /** For jest's globalTeardown. */
-export async function teardownE2e(runtime: N8nRuntime = N8N_2): Promise<void> {
+export async function teardownE2e(runtime: N8nRuntime = N8N_2, suite?: unknown): Promise<void> {
 	const state = running(runtime);
 	const n8n = state.n8n;
 	const sandbox = state.sandbox;
 	state.n8n = undefined;
 	state.sandbox = undefined;
 	// a later run that skipped its setup must not find this run's (stopped) instance
-	fs.rmSync(e2eFile(runtime, 'env', 'json'), { force: true });
+	fs.rmSync(e2eFile(runtime, 'env', 'json', suite), { force: true });
 	try {
 		await n8n?.stop();
 	} finally {

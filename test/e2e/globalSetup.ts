@@ -5,5 +5,5 @@ import type { Config } from 'jest';
 import { e2eRuntime, setupE2e } from './environment';
 
 export default async function globalSetup(_global: unknown, project: Config): Promise<void> {
-	await setupE2e(e2eRuntime(project.globals?.E2E_N8N));
+	await setupE2e(e2eRuntime(project.globals?.E2E_N8N), project.globals?.E2E_SUITE);
 }

@@ -4,5 +4,5 @@ import type { Config } from 'jest';
 import { e2eRuntime, teardownE2e } from './environment';
 
 export default async function globalTeardown(_global: unknown, project: Config): Promise<void> {
-	await teardownE2e(e2eRuntime(project.globals?.E2E_N8N));
+	await teardownE2e(e2eRuntime(project.globals?.E2E_N8N), project.globals?.E2E_SUITE);
 }

@@ -1,7 +1,8 @@
 /**
- * `npm start` and `npm run start:queue` as the e2e files run them (not a test file itself): as a
- * process manager would (the same process group as jest), until their banner, with the
- * processes and ports they started, so a test can stop them or clean up after them.
+ * `npm start` and `npm run start:queue` (or a suite) as the e2e files run them (not a test file
+ * itself): as a process manager would (the same process group as jest), until their banner (or
+ * another line), with the processes and ports they started, so a test can stop them or clean up
+ * after them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -63,8 +64,12 @@ export interface Started {
 	ports: number[];
 }
 
-/** Runs `npm <args>` as a process manager would (same process group as us) until its banner. */
-export async function startUntilReady(args: string[], env: Record<string, string>, readyWithinMs: number): Promise<Started> {
+/**
+ * Runs `npm <args>` as a process manager would (same process group as us) until its banner, or
+ * until its output matches `ready`; the ports are those its banner names, or with `ready` every
+ * 127.0.0.1 port its output names.
+ */
+export async function startUntilReady(args: string[], env: Record<string, string>, readyWithinMs: number, ready?: RegExp): Promise<Started> {
 	const childEnv: Record<string, string> = {};
 	for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^npm_/i.test(k)) childEnv[k] = v;
 	const npm = spawn('npm', args, { cwd: PROJECT_ROOT, env: { ...childEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: false });
@@ -74,18 +79,18 @@ export async function startUntilReady(args: string[], env: Record<string, string
 	let exited = false;
 	npm.once('exit', () => (exited = true));
 	await waitFor(
-		() => `the banner of npm ${args.join(' ')} ("ready in"); its output so far:\n${output.slice(-3000)}`,
+		() => `${ready ?? 'the banner'} in the output of npm ${args.join(' ')}; its output so far:\n${output.slice(-3000)}`,
 		() => {
-			if (exited) throw new Error(`npm ${args.join(' ')} exited before its banner:\n${output.slice(-3000)}`);
-			return BANNER_END.test(output);
+			if (exited) throw new Error(`npm ${args.join(' ')} exited before it was ready:\n${output.slice(-3000)}`);
+			return (ready ?? BANNER_END).test(output);
 		},
 		{ timeoutMs: readyWithinMs, intervalMs: 250 },
 	).catch((error: unknown) => {
 		killLeftovers(processTree(npm.pid!));
 		throw error;
 	});
-	const banner = output.slice(output.indexOf('=====', output.search(BANNER_END) - 5000));
-	const ports = [...new Set([...banner.matchAll(/127\.0\.0\.1:(\d+)/g)].map((m) => Number(m[1])))];
+	const named = ready ? output : output.slice(output.indexOf('=====', output.search(BANNER_END) - 5000));
+	const ports = [...new Set([...named.matchAll(/127\.0\.0\.1:(\d+)/g)].map((m) => Number(m[1])))];
 	return { npm, output: () => output, tree: processTree(npm.pid!), ports };
 }
 

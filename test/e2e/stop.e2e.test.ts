@@ -3,22 +3,24 @@
  * `docker stop` stops them: one signal to the npm process only (not to its process group, as a
  * Ctrl-C in a terminal would). Everything they started (the start script, the sandbox, n8n and
  * its task runner, the queue's workers, webhook processes, balancer, PostgreSQL and Redis) must be
- * gone within seconds, and every port they listened on free again.
+ * gone within seconds, and every port they listened on free again. The same for a suite stopped
+ * by a CI's timeout: `npm run test:e2e:queue`, SIGTERM while its tests run.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';
 import { freePort } from '../../tools/n8n/processes';
 import { waitFor } from '../../tools/shared/wait';
-import { busyPorts, killLeftovers, startUntilReady, stillRunning, withStarted, type Proc, type Started } from './npmStart';
+import { busyPorts, killLeftovers, processTree, startUntilReady, stillRunning, withStarted, type Proc, type Started } from './npmStart';
 
 /**
  * How long a stop may take: n8n's own shutdown is most of it. The queue stops in layers (webhook
  * processes and workers, each given n8n's 5 s graceful shutdown, then the main process, then
  * PostgreSQL and Redis), so it takes longer by design.
  */
-const STOP_WITHIN_MS = { start: 10_000, queue: 20_000 };
+const STOP_WITHIN_MS = { start: 10_000, queue: 20_000, suite: 30_000 };
 /** How long we watch before calling a stop hung (the measured time is reported either way). */
 const WATCH_MS = 60_000;
 jest.setTimeout(480_000);
@@ -108,6 +110,20 @@ describe('a signal to the npm process stops everything it started', () => {
 				expect(commands).toMatch(role);
 			}
 			await expectSignalStopsAll(started, 'SIGTERM', STOP_WITHIN_MS.queue);
+		});
+	});
+
+	test('npm run test:e2e:queue, SIGTERM while its tests run', async () => {
+		const artifacts = path.join(ARTIFACTS_DIR, 'e2e', 'stopped-queue-suite');
+		const started = await startUntilReady(['run', 'test:e2e:queue'], { E2E_QUEUE_ARTIFACTS: artifacts }, 600_000, /\[e2e-queue\] cluster ready/);
+		await withStarted(started, async () => {
+			// Everything started by now (jest, its watchdog, the cluster and n8n's task runners).
+			const now = { ...started, tree: processTree(started.npm.pid!) };
+			const commands = now.tree.map((p) => p.command).join('\n');
+			for (const role of [/jest/, /n8n start/, /n8n worker/, /n8n webhook/, /postgres -D/, /redis-server/]) {
+				expect(commands).toMatch(role);
+			}
+			await expectSignalStopsAll(now, 'SIGTERM', STOP_WITHIN_MS.suite);
 		});
 	});
 });

@@ -9,38 +9,17 @@
  * whether the credentials they saved keep working in every node of every package (each node with
  * each credential type its package defines, against the sandbox, and n8n's HTTP Request node with
  * the credential as its Predefined Credential Type: credentialUse.ts), which credential types the
- * editor is served and offers, and what n8n logs.
- *
- * n8n's table of installed nodes is keyed by the node's display name: a package with a node of
- * the same display name as an installed package's node is refused (the last test). Hence the
- * editions' node display names differ from the combined package's.
+ * editor is served and offers, and what n8n logs. (The editions' node display names differ from
+ * the combined package's: twin-package.e2e.test.ts.)
  */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 
 import type { StoredCredential, WorkflowJson } from '../../tools/n8n/client';
 import { sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
-import { repack } from '../../tools/n8n/tarball';
 import { openBrowser, signIn, type Editor } from './browserSupport';
-import {
-	installThroughSettings,
-	installedManifest,
-	registrySetup,
-	servedNodeTypes,
-	uninstallThroughSettings,
-	type InstalledPackage,
-} from './communityNodes';
-import {
-	API_CREDENTIALS,
-	actionNodeUsing,
-	actionUse,
-	httpRequestUse,
-	triggerUse,
-	tryUses,
-	working,
-	type CredentialUse,
-} from './credentialUse';
+import { installThroughSettings, registrySetup, servedNodeTypes, uninstallThroughSettings, type InstalledPackage } from './communityNodes';
+import { API_CREDENTIALS, actionNodeUsing, tryUses, usesOf, working } from './credentialUse';
 import { log } from './environment';
 import { COMBINED, EDITIONS, nodeTypesOf, type ShippedPackage } from './shippedPackages';
 import { env } from './support';
@@ -68,26 +47,9 @@ async function install(pkg: ShippedPackage): Promise<void> {
 	expect(installed.installedNodes.map((n) => n.type).sort()).toEqual(nodeTypesOf([pkg]).sort());
 }
 
-/**
- * Every use of the saved credentials in the nodes of `packages` (each node with each credential
- * type its package defines) and in the HTTP Request node: what a user would try.
- */
-function usesOf(packages: readonly ShippedPackage[]): CredentialUse[] {
-	const uses: CredentialUse[] = [];
-	for (const pkg of packages) {
-		for (const type of pkg.credentials) {
-			if (API_CREDENTIALS.includes(type)) uses.push(actionUse(pkg.nodes.action, credentialOf(type)));
-			else if (pkg.nodes.trigger) uses.push(triggerUse(pkg.nodes.trigger, credentialOf(type)));
-		}
-	}
-	const apiTypes = new Set(packages.flatMap((p) => p.credentials).filter((t) => API_CREDENTIALS.includes(t)));
-	for (const type of apiTypes) uses.push(httpRequestUse(credentialOf(type)));
-	return uses;
-}
-
 /** Tries every use of the saved credentials in `packages`' nodes; each must work. */
 async function expectCredentialsWorkIn(packages: readonly ShippedPackage[]): Promise<void> {
-	const uses = usesOf(packages);
+	const uses = usesOf(packages, saved);
 	expect(await tryUses(setup.n8n, uses, `Saved credentials in ${packages.length} package(s)`)).toEqual(working(uses));
 }
 
@@ -218,42 +180,6 @@ describe(`${combined.name} and the single-service editions in one n8n ${runtime.
 		expect(lines.length).toBeGreaterThanOrEqual(2 * everyPackage.length);
 	});
 });
-
-/**
- * What n8n answers, and whether it leaves the package's files behind, when a package has a node
- * of the same display name as an installed package's: n8n 2.x rolls the install back; n8n 1.123
- * answers with its generic text for a unique-constraint error and keeps the files in the user
- * folder.
- */
-const TWIN_REFUSAL = runtime.n8nVersion.startsWith('1.')
-	? { message: () => 'There is already an entry with this name', filesLeft: true }
-	: {
-			message: (name: string) =>
-				`Error loading package "${name}" :Failed to save installed package\nCause: SQLITE_CONSTRAINT: UNIQUE constraint failed: installed_nodes.name`,
-			filesLeft: false,
-		};
-
-describe(`a package with a node of the same display name as an installed package's node, on n8n ${runtime.n8nVersion}`, () => {
-	const twin = `${combined.name}-twin`;
-
-	test(`is refused by Settings → Community Nodes, and ${combined.name} keeps working`, async () => {
-		setup.registry.publish(repack(setup.tarballs.get(combined.name)!, path.join(setup.scratch, `${twin}.tgz`), renamed(twin)));
-		const res = await installThroughSettings(setup.n8n, twin);
-		expect({ status: res.status, message: res.body?.message }).toEqual({ status: 500, message: TWIN_REFUSAL.message(twin) });
-		expect({ filesLeft: installedManifest(setup.n8n, twin) !== undefined }).toEqual({ filesLeft: TWIN_REFUSAL.filesLeft });
-		expect((await setup.n8n.rest('GET', '/community-packages')).body.map((p: InstalledPackage) => p.packageName)).toEqual([combined.name]);
-		expect(await servedPackages([combined], [combined])).toEqual([combined.name]);
-		await expectCredentialsWorkIn([combined]);
-	});
-});
-
-/** An edit for repack: the package.json name set to `name`, nothing else changed. */
-function renamed(name: string): (packageDir: string) => void {
-	return (dir) => {
-		const file = path.join(dir, 'package.json');
-		fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), name }, null, 2) + '\n');
-	};
-}
 
 /** A manual trigger and each package's action node (named after its package) with its saved API credential. */
 function everyActionNode(packages: readonly ShippedPackage[]): WorkflowJson {

@@ -2,32 +2,23 @@
 // action node sends what the combined one sends for its service's operations, refuses the other
 // service's (a workflow copied from the combined package), and the messaging edition's trigger
 // starts workflows as the combined package's does.
-import { hostTrigger, runListSearch, runNode, type StoredCredential } from '../support/harness';
-import { byId, credentialsFor, CUSTOMER, NODE_TYPE, nodeCredentialsFor } from '../support/node-support';
+import { hostTrigger, runListSearch } from '../support/harness';
+import { byId, CUSTOMER, NODE_TYPE, nodeCredentialsFor, useSandbox } from '../support/node-support';
 import { inbound } from '../support/trigger-payloads';
 import { CHAT_APP_MESSAGING, TIMELINE_NAVIGATION } from '../../tools/packages/packages';
-import { startSandbox, type Sandbox } from '../../tools/sandbox/server';
 
 const MESSAGING_NODE = `${CHAT_APP_MESSAGING.name}.chatAppMessaging`;
 const MESSAGING_TRIGGER = `${CHAT_APP_MESSAGING.name}.chatAppTrigger`;
 const TIMELINE_NODE = `${TIMELINE_NAVIGATION.name}.timelineNavigationService`;
 
-let sandbox: Sandbox;
-let credentials: StoredCredential[];
+const t = useSandbox();
+const { sandbox } = t;
 
-beforeAll(async () => {
-	sandbox = await startSandbox();
-	credentials = credentialsFor(sandbox);
-});
-afterAll(async () => sandbox.close());
-beforeEach(async () => sandbox.client.reset());
-
-const run = (type: string, parameters: Record<string, unknown>, items: object[] = [{}]) =>
-	runNode({ type, parameters: parameters as never, credentials: nodeCredentialsFor(parameters.resource) }, items as never, { credentials });
+const run = (type: string, parameters: Record<string, unknown>) => t.run(parameters as never, [{}], { type });
 
 /** What reached the sandbox, as method, path and body. */
 async function received() {
-	return (await sandbox.client.requests({ pathPrefix: '/v1/' })).map(({ method, path, body }) => ({ method, path, body }));
+	return (await t.requests()).map(({ method, path, body }) => ({ method, path, body }));
 }
 
 describe('the same operation, through the combined node and through its edition, sends the same request and outputs the same', () => {
@@ -73,7 +64,7 @@ it('the Timeline Navigation edition lists timelines in its picker', async () => 
 		method: 'searchTimelines',
 		filter: 'picked',
 		nodeCredentials: nodeCredentialsFor('timeline'),
-		credentials,
+		credentials: t.credentials,
 	});
 
 	expect(found.results).toEqual([{ name: 'Picked line', value: created.output[0].timeline_id }]);

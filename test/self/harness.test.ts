@@ -1,20 +1,17 @@
 // The harness itself: a workflow runs through n8n-core with credentials applied the way
 // n8n's server applies them, and what reached the service is what the node sent.
-import { startSandbox, type Sandbox } from '../../tools/sandbox/server';
 import { runNode, runWorkflow, SANDBOX_PROBE_NODE_TYPE, INPUT_NODE_TYPE, type StoredCredential } from '../support/harness';
+import { sandboxPerFile } from '../support/sandbox';
 
-let sandbox: Sandbox;
+const sandbox = sandboxPerFile();
 let credentials: StoredCredential[];
 
-beforeAll(async () => {
-	sandbox = await startSandbox();
+beforeAll(() => {
 	credentials = [
 		{ id: 'tl', name: 'Timeline', type: 'timelineNavigationApi', data: { baseUrl: sandbox.url, accessToken: sandbox.timelineKey } },
 		{ id: 'msg', name: 'Messaging', type: 'chatAppMessagingApi', data: { baseUrl: sandbox.url, apiKey: sandbox.messagingKey } },
 	];
 });
-afterAll(async () => sandbox.close());
-beforeEach(async () => sandbox.client.reset());
 
 describe('the in-process harness', () => {
 	it('runs a fixture node with the timeline credential: bearer header applied, output returned', async () => {

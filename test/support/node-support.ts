@@ -7,7 +7,8 @@ import { RESOURCES } from '../../nodes/shared/actions/registry';
 import { SERVICES } from '../../nodes/shared/services';
 import { runNode, type StoredCredential } from './harness';
 import { CUSTOMER, type OperationCase } from './operation-cases';
-import { startSandbox, type RecordedRequest, type Sandbox } from '../../tools/sandbox/server';
+import type { RecordedRequest, Sandbox } from '../../tools/sandbox/server';
+import { sandboxPerFile } from './sandbox';
 
 export const NODE_TYPE = 'n8n-nodes-timeline-navigation.timelineNavigation';
 export { CUSTOMER };
@@ -58,6 +59,8 @@ export interface RunOptions {
 	settings?: IDataObject;
 	/** The node's version as saved in the workflow (default 1). */
 	typeVersion?: number;
+	/** Another node than the combined action node (a single-service package's). */
+	type?: string;
 }
 
 export interface NodeTestContext {
@@ -77,22 +80,19 @@ export interface NodeTestContext {
 	createTimeline(name: string): Promise<string>;
 }
 
-/** Registers beforeAll/afterAll/beforeEach hooks and returns the live context. */
+/** Registers the file's hooks (a sandbox per file, see sandboxPerFile) and returns the live context. */
 export function useSandbox(defaults: IDataObject = {}): NodeTestContext {
-	let sandbox: Sandbox;
+	const sandbox = sandboxPerFile();
 	let credentials: StoredCredential[];
-	beforeAll(async () => {
-		sandbox = await startSandbox();
+	beforeAll(() => {
 		credentials = credentialsFor(sandbox);
 	});
-	afterAll(async () => sandbox.close());
-	beforeEach(async () => sandbox.client.reset());
 
 	const run: NodeTestContext['run'] = async (parameters, items = [{}], options = {}) => {
 		const all = { ...defaults, ...parameters } as INodeParameters;
 		return await runNode(
 			{
-				type: NODE_TYPE,
+				type: options.type ?? NODE_TYPE,
 				parameters: all,
 				credentials: nodeCredentialsFor(all.resource),
 				continueOnFail: options.continueOnFail,
@@ -105,9 +105,7 @@ export function useSandbox(defaults: IDataObject = {}): NodeTestContext {
 	};
 
 	const context: NodeTestContext = {
-		get sandbox() {
-			return sandbox;
-		},
+		sandbox,
 		get credentials() {
 			return credentials;
 		},

@@ -22,6 +22,9 @@ export const CHROMIUM_ARGS = [
 	'--disable-sync',
 ];
 
+/** apt-get waits (up to 10 min) while another apt-get holds its lock: suites side by side may install at once. */
+export const APT_WAITS_FOR_ITS_LOCK = ['-o', 'DPkg::Lock::Timeout=600'];
+
 function run(cmd: string, args: string[], log: Log): Promise<void> {
 	return new Promise((resolve, reject) => {
 		log(`[chromium] ${cmd} ${args.join(' ')}`);
@@ -59,8 +62,8 @@ export async function ensureChromium(log: Log = (l) => process.stderr.write(l + 
 	}
 	const t0 = Date.now();
 	log('[chromium] /usr/bin/chromium is missing: installing Debian\'s chromium (about 30 s) ...');
-	await run('apt-get', ['update'], log);
-	await run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], log);
+	await run('apt-get', ['update', ...APT_WAITS_FOR_ITS_LOCK], log);
+	await run('apt-get', ['install', '-y', '--no-install-recommends', ...APT_WAITS_FOR_ITS_LOCK, 'chromium'], log);
 	if (!fs.existsSync(CHROMIUM_BIN)) throw new Error(`apt-get installed chromium but ${CHROMIUM_BIN} is still missing`);
 	log(`[chromium] installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 	return CHROMIUM_BIN;

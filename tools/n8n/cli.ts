@@ -2,9 +2,7 @@
  * n8n's command line (`n8n execute`, `n8n export:nodes`, ...) run against a running instance's
  * database, and the JSON document it prints among its log lines.
  */
-import { spawn } from 'node:child_process';
-
-import { freePort, groupAlive } from './processes';
+import { freePort, groupAlive, releasePort, spawnGroup } from './processes';
 import type { N8nRuntime } from './runtime';
 
 export interface CliResult {
@@ -49,18 +47,18 @@ async function runCli(
 	args: string[],
 	timeoutMs = 120000,
 ): Promise<CliResult> {
-	const env = { ...baseEnv, ...runtime.cliEnv, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
-	return new Promise((resolve, reject) => {
-		const child = spawn(runtime.nodeBin, [runtime.n8nBin, ...args], {
+	const brokerPort = await freePort();
+	const env = { ...baseEnv, ...runtime.cliEnv, N8N_RUNNERS_BROKER_PORT: String(brokerPort) };
+	return new Promise<CliResult>((resolve, reject) => {
+		const child = spawnGroup(runtime.nodeBin, [runtime.n8nBin, ...args], {
 			cwd: runtime.n8nDir,
 			env,
-			detached: true,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		let stdout = '';
 		let stderr = '';
-		child.stdout.on('data', (d) => (stdout += d));
-		child.stderr.on('data', (d) => (stderr += d));
+		child.stdout!.on('data', (d) => (stdout += d));
+		child.stderr!.on('data', (d) => (stderr += d));
 		const timer = setTimeout(() => {
 			try {
 				process.kill(-child.pid!, 'SIGKILL');
@@ -85,5 +83,5 @@ async function runCli(
 			}
 			resolve({ code, signal, stdout, stderr });
 		});
-	});
+	}).finally(() => releasePort(brokerPort));
 }

@@ -28,19 +28,40 @@ export const CREDENTIAL_TYPES = {
  * of another checkout of it (`root`), into `destDir`; returns the tarball path.
  */
 export function packPackage(destDir: string, root = PROJECT_ROOT, name = PACKAGE_NAME): string {
+	// A build beside us swaps the package's folder for a new one (tools/packages/assemble.ts): a
+	// pack that met the moment of the swap is tried again.
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return packOnce(destDir, root, name);
+		} catch (err) {
+			if (attempt === 3) throw err;
+			spawnSync('sleep', ['0.5']);
+		}
+	}
+}
+
+function packOnce(destDir: string, root: string, name: string): string {
 	const folder = path.join(root, 'dist-packages', name);
 	if (!fs.existsSync(path.join(folder, 'package.json'))) {
 		throw new Error(`${path.relative(root, folder)} is missing: run \`npm run build\` first`);
 	}
+	// Packed in a folder of its own, then renamed into place: suites running side by side pack
+	// into the same folder, and none may read a tarball another is still writing.
 	fs.mkdirSync(destDir, { recursive: true });
-	const res = spawnSync('npm', ['pack', '--json', '--pack-destination', destDir, '--loglevel=error'], {
-		cwd: folder,
-		encoding: 'utf8',
-		env: runtimeEnvForProjectNpm(),
-	});
-	if (res.status !== 0) throw new Error(`npm pack failed: ${res.stderr || res.stdout}`);
-	const json = JSON.parse(res.stdout.slice(res.stdout.indexOf('[')));
-	return path.join(destDir, json[0].filename);
+	const own = fs.mkdtempSync(path.join(destDir, '.packing-'));
+	try {
+		const res = spawnSync('npm', ['pack', '--json', '--pack-destination', own, '--loglevel=error'], {
+			cwd: folder,
+			encoding: 'utf8',
+			env: runtimeEnvForProjectNpm(),
+		});
+		if (res.status !== 0) throw new Error(`npm pack failed: ${res.stderr || res.stdout}`);
+		const { filename } = JSON.parse(res.stdout.slice(res.stdout.indexOf('[')))[0];
+		fs.renameSync(path.join(own, filename), path.join(destDir, filename));
+		return path.join(destDir, filename);
+	} finally {
+		fs.rmSync(own, { recursive: true, force: true });
+	}
 }
 
 /** The project's own npm (Node 20 is fine for packing), without an outer npm run's variables. */

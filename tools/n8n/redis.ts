@@ -5,12 +5,14 @@
  *
  *   .n8n-runtime/redis/redis.json   marker: the binary and version found or installed
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { APT_WAITS_FOR_ITS_LOCK } from './browser';
+import { spawnGroup } from './processes';
 import { ensureInstalled, fmt, installPaths, runStep, type Log } from './runtime';
 import { waitFor } from '../shared/wait';
 
@@ -52,8 +54,8 @@ async function aptInstall(log: Log): Promise<void> {
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	const opts = { cwd: os.tmpdir(), env, log, logFile: REDIS_PATHS.log, lockFile: REDIS_PATHS.lock, prefix: '[redis]' };
 	try {
-		await runStep('apt-get update', 'apt-get', ['update', '-q'], opts);
-		await runStep('apt-get install redis-server', 'apt-get', ['install', '-y', '-q', '--no-install-recommends', 'redis-server'], opts);
+		await runStep('apt-get update', 'apt-get', ['update', '-q', ...APT_WAITS_FOR_ITS_LOCK], opts);
+		await runStep('apt-get install redis-server', 'apt-get', ['install', '-y', '-q', '--no-install-recommends', ...APT_WAITS_FOR_ITS_LOCK, 'redis-server'], opts);
 	} finally {
 		if (ownPolicy) fs.rmSync(policy, { force: true });
 	}
@@ -94,10 +96,10 @@ export async function startRedis(opts: { port: number; logFile: string; log?: Lo
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-redis-'));
 	fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
 	const out = fs.openSync(opts.logFile, 'w'); // fresh: readiness is read from it
-	const child: ChildProcess = spawn(
+	const child: ChildProcess = spawnGroup(
 		bin,
 		['--port', String(opts.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'yes'],
-		{ stdio: ['ignore', out, out], detached: true },
+		{ stdio: ['ignore', out, out] },
 	);
 	fs.closeSync(out);
 	let exited = false;

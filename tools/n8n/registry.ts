@@ -8,14 +8,14 @@
  *   ...                                    // n8n installs from registry.url
  *   await registry.stop();
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { waitFor } from '../shared/wait';
-import { freePort } from './processes';
+import { freePort, releasePort, spawnGroup } from './processes';
 import { N8N_2, VERDACCIO, ensureNpmTool, runtimeEnv, type Log } from './runtime';
 
 export interface LocalRegistry {
@@ -69,10 +69,9 @@ export async function startRegistry(opts: { log?: Log } = {}): Promise<LocalRegi
 	fs.writeFileSync(configFile, config(path.join(dir, 'storage'), port));
 	const logFile = path.join(dir, 'verdaccio.log');
 	const out = fs.openSync(logFile, 'a');
-	const child = spawn(N8N_2.nodeBin, [bin, '--config', configFile], {
+	const child = spawnGroup(N8N_2.nodeBin, [bin, '--config', configFile], {
 		cwd: dir,
 		env: runtimeEnv(),
-		detached: true, // own process group, stopped as a whole
 		stdio: ['ignore', out, out],
 	});
 	fs.closeSync(out);
@@ -94,6 +93,7 @@ export async function startRegistry(opts: { log?: Log } = {}): Promise<LocalRegi
 			await Promise.race([exit, sleep(5000, undefined, { ref: false })]);
 			if (!exited) process.kill(-child.pid!, 'SIGKILL');
 		}
+		releasePort(port);
 		fs.rmSync(dir, { recursive: true, force: true });
 	};
 

@@ -26,7 +26,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { groupAlive, processAlive } from './processes';
+import { groupAlive, processAlive, spawnGroup } from './processes';
 import { MATRIX } from './versions';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -372,36 +372,24 @@ export function runStep(step: string, cmd: string, args: string[], opts: RunStep
 	const out = fs.openSync(opts.logFile, 'a');
 	fs.writeSync(out, `\n=== ${new Date().toISOString()} ${step}: ${cmd} ${args.join(' ')}\n`);
 	return new Promise((resolve, reject) => {
-		// Own process group, recorded in the install lock: if this process dies, the next run
-		// stops the orphaned npm before it touches the same folder.
-		const child = spawn(cmd, args, {
+		// Its own process group, ended with this process (spawnGroup), and recorded in the install
+		// lock: should it outlive a killed run anyway, the next run stops it before it touches the folder.
+		const child = spawnGroup(cmd, args, {
 			cwd: opts.cwd,
 			env: opts.env,
 			stdio: ['ignore', out, out],
-			detached: true,
 		});
 		if (child.pid) recordChild(lockFile, child.pid);
 		const timer = setInterval(() => {
 			const extra = opts.progress ? `, ${opts.progress()}` : '';
 			opts.log(`${prefix} ${step}: still running (${fmt(Date.now() - started)}${extra})`);
 		}, 15000);
-		const onSignal = () => {
-			try {
-				process.kill(-child.pid!, 'SIGTERM');
-			} catch {
-				// gone
-			}
-		};
-		process.once('SIGINT', onSignal);
-		process.once('SIGTERM', onSignal);
 		child.on('error', (err) => {
 			clearInterval(timer);
 			reject(err);
 		});
 		child.on('exit', (code, signal) => {
 			clearInterval(timer);
-			process.removeListener('SIGINT', onSignal);
-			process.removeListener('SIGTERM', onSignal);
 			recordChild(lockFile, undefined);
 			fs.closeSync(out);
 			if (code === 0) {
@@ -497,6 +485,17 @@ export async function nodeVersionOf(bin: string): Promise<string | undefined> {
 		child.on('error', () => resolve(undefined));
 		child.on('exit', (code) => resolve(code === 0 ? out.trim().replace(/^v/, '') : undefined));
 	});
+}
+
+/** The version of sqlite3 a runtime's n8n installed. */
+const sqliteVersion = (rt: N8nRuntime) => readJson<{ version: string }>(path.join(rt.n8nDir, 'node_modules', 'sqlite3', 'package.json'))?.version;
+
+/** An installed runtime whose sqlite3 binding `rt` can take: the same sqlite3 built for the same Node. */
+function sqliteTwin(rt: N8nRuntime): N8nRuntime | undefined {
+	const version = sqliteVersion(rt);
+	return RUNTIMES.find(
+		(other) => other !== rt && other.nodeVersion === rt.nodeVersion && installedRuntime(other) && sqliteVersion(other) === version && version !== undefined,
+	);
 }
 
 /** Install scripts stay off: what needs a native build is rebuilt on purpose (sqlite3). */
@@ -597,8 +596,14 @@ export async function ensureRuntime(opts: EnsureRuntimeOptions = {}): Promise<Ru
 			log(`[n8n-runtime] step 2/3 n8n ${rt.n8nVersion}: already installed`);
 		}
 
-		// 3. sqlite3's native binding, compiled against the runtime Node's headers (its prebuilt download fails).
-		if (!fs.existsSync(rt.sqliteBinding)) {
+		// 3. sqlite3's native binding, compiled against the runtime Node's headers (its prebuilt download
+		// fails), or copied from a runtime that built the same sqlite3 for the same Node (the same file).
+		const twin = fs.existsSync(rt.sqliteBinding) ? undefined : sqliteTwin(rt);
+		if (twin) {
+			fs.mkdirSync(path.dirname(rt.sqliteBinding), { recursive: true });
+			fs.copyFileSync(twin.sqliteBinding, rt.sqliteBinding);
+			log(`[n8n-runtime] step 3/3 sqlite3 binding: copied from n8n ${twin.n8nVersion}'s (sqlite3 ${sqliteVersion(rt)} on Node ${rt.nodeVersion} there too)`);
+		} else if (!fs.existsSync(rt.sqliteBinding)) {
 			await runStep(
 				// Measured on 2 cores: 1m07s (load 2) to 3m23s (load 8); the C compiler works on one big file
 				// (sqlite3.c), so no finer progress.

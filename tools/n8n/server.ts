@@ -7,14 +7,14 @@
  * Everything runs on 127.0.0.1 with n8n's outbound features switched off
  * (see docs/development.md, "What the tools rely on in n8n").
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { PACKAGE_NAME, installPackage, packPackage } from './communityPackage';
-import { freePort, groupAlive, portIsFree, unrefSleep } from './processes';
+import { freePort, groupAlive, portIsFree, releasePort, spawnGroup, unrefSleep } from './processes';
 import { ARTIFACTS_DIR, N8N_2, PROJECT_ROOT, RUNTIMES, ensureRuntime, hasN8nModule, runtimeEnv, type Log, type N8nRuntime } from './runtime';
 import { waitFor } from '../shared/wait';
 
@@ -29,7 +29,7 @@ export interface N8nProcessOptions {
 	role?: N8nRole;
 	/** Jobs a worker runs at the same time (`--concurrency`, default 10). */
 	workerConcurrency?: number;
-	/** Port of the editor, REST and webhooks; a worker's health-check port (default 5678). */
+	/** Port of the editor, REST and webhooks; a worker's health-check port (default: one freePort() claims). */
 	port?: number;
 	/** Persistent user folder (n8n writes `<userFolder>/.n8n`); default: a fresh temp folder. */
 	userFolder?: string;
@@ -136,7 +136,7 @@ export async function startN8nProcess(opts: N8nProcessOptions = {}): Promise<N8n
 	await ensureRuntime({ log, runtime });
 
 	const role = opts.role ?? 'main';
-	const port = opts.port ?? 5678;
+	const port = opts.port ?? (await freePort());
 	const killed = opts.userFolder ? killLeftover(opts.userFolder, log) : false;
 	for (let i = 0; killed && i < 40 && !(await portIsFree(port)); i++) await sleep(250);
 	if (!(await portIsFree(port))) {
@@ -164,11 +164,12 @@ export async function startN8nProcess(opts: N8nProcessOptions = {}): Promise<N8n
 		}
 	}
 
+	const brokerPort = await freePort();
 	const env = n8nEnv({
 		port,
 		userFolder,
 		encryptionKey,
-		brokerPort: await freePort(),
+		brokerPort,
 		extra: {
 			...(role === 'worker'
 				? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
@@ -190,10 +191,10 @@ export async function startN8nProcess(opts: N8nProcessOptions = {}): Promise<N8n
 	const started = Date.now();
 	const label = role === 'main' ? 'n8n' : `n8n ${role}`;
 	log(`[n8n] starting ${label} ${runtime.n8nVersion} on ${url} (user folder ${userFolder}, log ${path.relative(PROJECT_ROOT, logFile)})`);
-	const child: ChildProcess = spawn(runtime.nodeBin, [runtime.n8nBin, ...COMMANDS[role](opts)], {
+	// Its own process group: stop() reaches the task runner child too.
+	const child: ChildProcess = spawnGroup(runtime.nodeBin, [runtime.n8nBin, ...COMMANDS[role](opts)], {
 		cwd: userFolder,
 		env,
-		detached: true, // own process group: stop() can reach the task runner child too
 		stdio: ['ignore', logFd, logFd],
 	});
 	fs.closeSync(logFd);
@@ -252,6 +253,7 @@ export async function startN8nProcess(opts: N8nProcessOptions = {}): Promise<N8n
 			}
 		}
 		if (!exited) await Promise.race([exitPromise, unrefSleep(2000)]);
+		releasePort(brokerPort);
 		fs.rmSync(pidFile, { force: true });
 		if (echoTimer) clearInterval(echoTimer);
 		if (tempFolder && opts.cleanup !== false) {

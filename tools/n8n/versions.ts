@@ -13,7 +13,7 @@ export interface MatrixVersion {
 	/**
 	 * What it stands for: the newest release below the floor (the package refuses, in words), the
 	 * floor (the oldest n8n the package runs on), or the newest that installs here. `.ci/run` runs
-	 * these three; the scheduled workflow runs them all.
+	 * these three and the e2e suite's 1.x (`--ci`); the scheduled workflow runs them all.
 	 */
 	role?: 'below the floor' | 'floor' | 'newest';
 	/** Why it is in the list, when it is not for its role alone. */

@@ -97,19 +97,42 @@ function copy(from: string, to: string): void {
 	fs.copyFileSync(from, to);
 }
 
+/** Whether the process runs (a build beside this one is still assembling). */
+function processRuns(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (err) {
+		return (err as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/** Where a package is put together before it is swapped in (a dot folder: `dist-packages/*\/` skips it). */
+const stagingDir = (out: string) => path.join(path.dirname(out), `.${path.basename(out)}.assembling-${process.pid}`);
+
+/**
+ * Assembles the package in a folder of its own, then swaps it in for the previous one: e2e files
+ * run `npm start` (which builds) beside suites that pack the package, and a pack must read the
+ * previous folder or the new one, never one half written.
+ */
 export function assemble(definition: PackageDefinition): string {
 	const out = packageDir(definition);
-	fs.rmSync(out, { recursive: true, force: true });
+	const staging = stagingDir(out);
+	fs.rmSync(staging, { recursive: true, force: true });
 	const entries = [...definition.n8n.nodes, ...definition.n8n.credentials];
 	for (const file of [...loadedFiles(entries), ...iconsOf(entries)]) {
 		if (!fs.existsSync(file)) throw new Error(`${path.relative(PROJECT_ROOT, file)} is missing from the build`);
-		copy(file, path.join(out, path.relative(PROJECT_ROOT, file)));
+		copy(file, path.join(staging, path.relative(PROJECT_ROOT, file)));
 	}
-	writeCodexFiles(definition, out);
-	fs.writeFileSync(path.join(out, 'dist', 'index.js'), indexJs(definition));
-	fs.writeFileSync(path.join(out, 'package.json'), `${JSON.stringify(packageJsonOf(definition), null, 2)}\n`);
-	copy(path.join(PROJECT_ROOT, definition.readme), path.join(out, 'README.md'));
-	copy(path.join(PROJECT_ROOT, 'LICENSE'), path.join(out, 'LICENSE'));
+	writeCodexFiles(definition, staging);
+	fs.writeFileSync(path.join(staging, 'dist', 'index.js'), indexJs(definition));
+	fs.writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify(packageJsonOf(definition), null, 2)}\n`);
+	copy(path.join(PROJECT_ROOT, definition.readme), path.join(staging, 'README.md'));
+	copy(path.join(PROJECT_ROOT, 'LICENSE'), path.join(staging, 'LICENSE'));
+	const previous = `${staging}-previous`;
+	if (fs.existsSync(out)) fs.renameSync(out, previous);
+	fs.renameSync(staging, out);
+	fs.rmSync(previous, { recursive: true, force: true });
 	return out;
 }
 
@@ -117,6 +140,14 @@ if (require.main === module) {
 	if (!fs.existsSync(DIST)) throw new Error('dist/ is missing: run `npm run build`');
 	// dist/ itself is the combined package as the checkout packs it.
 	writeCodexFiles(COMBINED, PROJECT_ROOT);
+	// Only the packages of packages.ts: not one since removed, nor what an interrupted build left.
+	const names = new Set(PACKAGES.map((definition) => path.basename(packageDir(definition))));
+	const root = path.dirname(packageDir(COMBINED));
+	for (const entry of fs.existsSync(root) ? fs.readdirSync(root) : []) {
+		const builder = Number(/\.assembling-(\d+)/.exec(entry)?.[1]);
+		if (names.has(entry) || (builder && processRuns(builder))) continue;
+		fs.rmSync(path.join(root, entry), { recursive: true, force: true });
+	}
 	for (const definition of PACKAGES) {
 		const out = assemble(definition);
 		console.log(`assembled ${definition.name} in ${path.relative(PROJECT_ROOT, out)}`);

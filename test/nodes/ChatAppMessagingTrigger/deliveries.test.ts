@@ -2,22 +2,17 @@
 // webhook deliveries: inbound messages, status changes of a message sent through /v1/messages,
 // filters, authentication and at-least-once repeats.
 import axios from 'axios';
-import { startSandbox, type Sandbox } from '../../../tools/sandbox/server';
 import { hostTrigger, type HostedTrigger, type HostTriggerOptions } from '../../support/harness';
+import { sandboxPerFile } from '../../support/sandbox';
 import type { InboundWebhookPayload, WebhookDelivery } from '../../../tools/sandbox/client';
 import { STORED_MEMORY_KEY } from '../../../nodes/shared/messaging/trigger/deliveryMemory';
 
 const CUSTOMER = '+14155550123';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-let sandbox: Sandbox;
+const sandbox = sandboxPerFile();
 let trigger: HostedTrigger | undefined;
 
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => sandbox.close());
-beforeEach(async () => sandbox.client.reset());
 afterEach(async () => {
 	await trigger?.close();
 	trigger = undefined;

@@ -1,17 +1,8 @@
-import { DEFAULT_MESSAGING_KEY, DEFAULT_TIMELINE_KEY, startSandbox, type Sandbox } from '../../../tools/sandbox/server';
+import { DEFAULT_MESSAGING_KEY, DEFAULT_TIMELINE_KEY, startSandbox } from '../../../tools/sandbox/server';
 import { api, rawRequest } from '../../../tools/sandbox/testkit';
+import { sandboxPerFile } from '../../support/sandbox';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => {
-	await sandbox.close();
-});
-beforeEach(async () => {
-	await sandbox.client.reset();
-});
+const sandbox = sandboxPerFile();
 
 const travelBody = { destination_time: '2030-01-01T12:00:00Z', location: 'Rome' };
 

@@ -1,23 +1,21 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startSandbox, type Sandbox } from '../../../tools/sandbox/server';
+import { startSandbox } from '../../../tools/sandbox/server';
 import { HOUR, api, startReceiver, type Receiver } from '../../../tools/sandbox/testkit';
+import { sandboxPerFile } from '../../support/sandbox';
 
-let sandbox: Sandbox;
+const sandbox = sandboxPerFile();
 let receiver: Receiver;
 const msg = () => api(sandbox.url, sandbox.messagingKey);
 const TO = '+14155550123';
 
 beforeAll(async () => {
-	sandbox = await startSandbox();
 	receiver = await startReceiver();
 });
 afterAll(async () => {
-	await sandbox.close();
 	await receiver.close();
 });
 beforeEach(async () => {
-	await sandbox.client.reset();
 	receiver.received.length = 0;
 	receiver.status = 200;
 });

@@ -1,20 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
-import { startSandbox, type Sandbox } from '../../../tools/sandbox/server';
+import { startSandbox } from '../../../tools/sandbox/server';
 import { HOUR, api, rawRequest } from '../../../tools/sandbox/testkit';
+import { sandboxPerFile } from '../../support/sandbox';
 
-let sandbox: Sandbox;
+const sandbox = sandboxPerFile();
 const tl = () => api(sandbox.url, sandbox.timelineKey);
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => {
-	await sandbox.close();
-});
-beforeEach(async () => {
-	await sandbox.client.reset();
-});
 
 const T0 = '2030-01-01T12:00:00.000Z';
 const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();

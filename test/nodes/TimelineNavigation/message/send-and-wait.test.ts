@@ -8,21 +8,18 @@ import { INPUT_NODE_TYPE } from '../../../support/harness';
 import { startWaitingServer, type HarnessExecution, type WaitingServer } from '../../../support/harness/waiting';
 import { credentialsFor, CUSTOMER, NODE_TYPE, nodeCredentialsFor } from '../../../support/node-support';
 import { listedParameters } from '../../../support/operation-cases';
-import { startSandbox, type Sandbox } from '../../../../tools/sandbox/server';
+import { sandboxPerFile } from '../../../support/sandbox';
 
-let sandbox: Sandbox;
+const sandbox = sandboxPerFile();
 let waiting: WaitingServer;
 
 beforeAll(async () => {
-	sandbox = await startSandbox();
 	waiting = await startWaitingServer();
 });
 afterAll(async () => {
 	await waiting.close();
-	await sandbox.close();
 });
 beforeEach(async () => {
-	await sandbox.client.reset();
 	await sandbox.client.seedTemplate({
 		id: 'answer_request',
 		body: 'Hello, we need your answer about {{1}}: {{2}}',
