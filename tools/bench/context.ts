@@ -16,7 +16,7 @@ import { CEILING_CREDENTIAL_TYPE, CEILING_PACKAGE, packCeilingPackage } from './
 import { packUncachedVariants } from './uncached';
 import type { Config } from './config';
 import type { SandboxProcess } from './measure';
-import type { BenchResults } from './report';
+import type { BenchResults } from './results';
 import { nodeVersions } from './workflows';
 
 export const log = (line: string) => process.stderr.write(line + '\n');

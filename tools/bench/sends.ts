@@ -9,7 +9,7 @@ import { waitFor } from '../shared/wait';
 import { log, type BenchContext, type BenchPart } from './context';
 import { median, messageItems, rotate, runN8nSend, runPlainSend, type SendRun, type SendVariant } from './measure';
 import type { MemoryPeak } from './memory';
-import type { BenchResults, Row } from './report';
+import type { BenchResults, Row } from './results';
 import { UNCACHED_VARIANTS } from './uncached';
 import { ceilingSendWorkflow, httpRequestSendWorkflow, packageSendWorkflow, type SendOperation } from './workflows';
 
