@@ -4,9 +4,12 @@
  * HTTP Request node, and a plain client loop outside n8n (keep-alive, and a new connection per
  * request as n8n makes them).
  */
+import * as path from 'node:path';
+
 import type { StoredCredential } from '../n8n/client';
 import { waitFor } from '../shared/wait';
 import { log, type BenchContext, type BenchPart } from './context';
+import { heapProfileDir } from './heap';
 import { median, messageItems, rotate, runN8nSend, runPlainSend, type SendRun, type SendVariant } from './measure';
 import type { MemoryPeak } from './memory';
 import type { BenchResults, Row } from './results';
@@ -191,10 +194,19 @@ export async function setUpSendPart(ctx: BenchContext, part: 'sends' | 'timeline
 	/** The variant on the operation's fastest documented path. */
 	const fastKey = spec.op === 'sendText' ? 'nodeMapped' : 'node';
 	const runsByKey = new Map<string, SendRun[]>(variants.map((v) => [v.key, []]));
-	const runOnce = async (v: SendVariant, items: object[], round: number) =>
-		v.kind === 'n8n'
-			? await runN8nSend(ctx.n8n, ctx.sandbox, v, items, spec.apiPath, round)
-			: await runPlainSend(ctx.sandbox, v.plainConcurrency!, items, spec.apiPath, spec.key, spec.plainBody, round, v.keepAlive);
+	const runOnce = async (v: SendVariant, items: object[], round: number) => {
+		if (v.kind === 'plain') {
+			return await runPlainSend(ctx.sandbox, v.plainConcurrency!, items, spec.apiPath, spec.key, spec.plainBody, round, v.keepAlive);
+		}
+		// Each run from n8n's live objects only: what it adds to the peak is its own, not the garbage
+		// of the runs before it (which otherwise decides whether a run grows the heap or finds it grown).
+		await ctx.heap.collectGarbage();
+		const sampled = ctx.cfg.heapProfile && round > 0;
+		if (sampled) await ctx.heap.startSampling();
+		const run = await runN8nSend(ctx.n8n, ctx.sandbox, v, items, spec.apiPath, round);
+		if (sampled) await ctx.heap.stopSampling(path.join(heapProfileDir(ctx.cfg), `${spec.op}-${v.key}-r${round}.heapprofile`));
+		return run;
+	};
 	return {
 		async warmUp() {
 			const few = spec.items.slice(0, Math.min(50, spec.items.length));
