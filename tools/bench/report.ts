@@ -161,7 +161,7 @@ export function renderMarkdown(r: BenchResults): string {
 				(s.ratios.nodeOverFastestHttp !== s.ratios.nodeOverHttp ? `, / HTTP Request with its faster body mode = **${n2(s.ratios.nodeOverFastestHttp)}**` : '') +
 				`; both all at once = ${n2(s.ratios.nodeAllOverHttp)}; ceiling / plain loop = ${n2(s.ratios.ceilingOverPlain)}; ` +
 				`plain loop with a new connection per request / keep-alive = ${n2(s.ratios.plainNewOverPlain)}; ` +
-				`this node (defaults) / without its parameter cache = **${n2(s.ratios.nodeOverNoParameterCache)}**, / without its credential cache = **${n2(s.ratios.nodeOverNoCredentialCache)}**; ` +
+				`this node (defaults) / without its credential cache = **${n2(s.ratios.nodeOverNoCredentialCache)}**; ` +
 				`n8n's main-process peak with this node / with the HTTP Request node = ${n2(s.ratios.peakNodeOverHttp)}, its rise during the run ${n2(s.ratios.riseNodeOverHttp)}.`,
 			'',
 		);
@@ -256,7 +256,7 @@ export function renderTable(r: BenchResults): string {
 			`  fastest path/ceiling ${n2(s.ratios.fastOverCeiling)}   node/HTTP (defaults) ${n2(s.ratios.nodeOverHttp)}` +
 				(s.ratios.nodeOverFastestHttp !== s.ratios.nodeOverHttp ? `   vs HTTP's faster body mode ${n2(s.ratios.nodeOverFastestHttp)}` : '') +
 				`   ceiling/plain ${n2(s.ratios.ceilingOverPlain)}   plain new connections/keep-alive ${n2(s.ratios.plainNewOverPlain)}   memory node/HTTP: peak ${n2(s.ratios.peakNodeOverHttp)}, rise ${n2(s.ratios.riseNodeOverHttp)}` +
-				`\n  caches: node/without parameter cache ${n2(s.ratios.nodeOverNoParameterCache)}   node/without credential cache ${n2(s.ratios.nodeOverNoCredentialCache)}`,
+				`\n  credential cache: node/without it ${n2(s.ratios.nodeOverNoCredentialCache)}`,
 		);
 	}
 	if (r.webhooks) {

@@ -47,8 +47,7 @@ export interface SendResult {
 		fastOverCeiling: number;
 		ceilingOverPlain: number;
 		plainNewOverPlain: number;
-		/** What each cache buys (uncached.ts): this node (defaults) / the same without the cache. */
-		nodeOverNoParameterCache: number;
+		/** What the credential cache buys (uncached.ts): this node (defaults) / the same without it. */
 		nodeOverNoCredentialCache: number;
 		/** n8n's peak memory with this node (defaults) / with the HTTP Request node (defaults). */
 		peakNodeOverHttp: number;

@@ -107,7 +107,7 @@ async function setUpVariants(ctx: BenchContext, spec: SendSpec): Promise<SendVar
 			`${p}-http-json`,
 		);
 	}
-	// What each cache buys: the node's default path without it (uncached.ts).
+	// What the credential cache buys: the node's default path without it (uncached.ts).
 	for (const variant of UNCACHED_VARIANTS) {
 		await add(
 			{ key: variant.key, label: variant.label, inFlight: nodeDefault, kind: 'n8n' },
@@ -180,7 +180,6 @@ function summarise(spec: SendSpec, variants: SendVariant[], runsByKey: Map<strin
 			fastOverCeiling: speed(fastKey) / speed('ceiling'),
 			ceilingOverPlain: speed('ceiling') / speed('plain'),
 			plainNewOverPlain: speed('plainNew') / speed('plain'),
-			nodeOverNoParameterCache: speed('node') / speed('nodeNoParameterCache'),
 			nodeOverNoCredentialCache: speed('node') / speed('nodeNoCredentialCache'),
 			peakNodeOverHttp: peak('node') / peak('http'),
 			riseNodeOverHttp: rise('node') / rise('http'),

@@ -1,6 +1,6 @@
 // Reading an action node's parameters for one item. Every check names the field as the editor
 // shows it (or the input item's field it came from), the value it got and the item, and is made
-// before anything is sent. Every read goes through the run's parameter cache (execution.ts).
+// before anything is sent.
 import {
 	deepCopy,
 	type IGetNodeParameterOptions,
@@ -13,9 +13,9 @@ import type { Item } from '../execution';
 import { AUTO_MAP_INPUT_DATA, DATA_TO_SEND_FIELD } from './builders';
 import { type Checked, toIsoDateTime } from './validation';
 
-/** The parameter's value for the item, from the run's cache where no expression is involved. */
+/** The parameter's value for the item, as n8n resolves it (expressions evaluated for the item). */
 export function parameter(item: Item, name: string, fallback?: unknown, options?: IGetNodeParameterOptions): unknown {
-	return item.execution.parameter(name, item.index, fallback, options);
+	return item.execution.n8n.getNodeParameter(name, item.index, fallback, options);
 }
 
 /** Whether the operation takes its values from the input item ("Data to Send": Map Automatically). */
