@@ -16,8 +16,9 @@
  *             engine in a process of their own; the bytes of its memory in the real n8n's static
  *             data (polling.ts).
  *   Sandbox   the sandbox alone at the same concurrencies.
- *   Memory    peak VmRSS of n8n's main process and its task runner during each run, and the
- *             trigger's workflow static data after the run.
+ *   Memory    peak VmRSS of n8n's main process and its task runner during each run (a send run
+ *             starts from a collected heap: heap.ts), and the trigger's workflow static data
+ *             after the run; with --heap-profile, what each send run allocates, and where.
  *   Queue     the same workloads in single mode and in queue mode with 2 and 1 workers
  *             (queue.ts).
  *
