@@ -136,6 +136,8 @@ export interface SendRun {
 	ms: number;
 	/** Whole execution (startedAt -> stoppedAt), n8n variants only. */
 	executionMs?: number;
+	/** n8n's main process: CPU time (all threads) from the webhook call to its answer, per item, ms; n8n variants only. */
+	cpuMsPerItem?: number;
 	outputItems: number;
 	sandboxReceived: number;
 	sandboxOk: number;
@@ -162,12 +164,15 @@ export async function runN8nSend(
 	await sandbox.client.clearRequests();
 	const before = await newestExecutionId(n8n, variant.workflowId!);
 	const sampler = new MemorySampler(n8n.pid).start();
+	const cpuBefore = cpuTimeMs(n8n.pid);
 	const res = await fetch(variant.url!, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ items }),
 	});
 	await res.text();
+	// The webhook answers once the node under test is done: n8n's CPU for the run, before the bench asks for its execution.
+	const cpuMs = cpuTimeMs(n8n.pid) - cpuBefore;
 	let exec: ExecutionSummary;
 	let memory: MemoryPeak | undefined;
 	try {
@@ -197,6 +202,7 @@ export async function runN8nSend(
 		itemsPerSecond: (items.length / ms) * 1000,
 		ms,
 		executionMs: Date.parse(full.stoppedAt) - Date.parse(full.startedAt),
+		cpuMsPerItem: cpuMs / items.length,
 		outputItems,
 		sandboxReceived: received.length,
 		sandboxOk: ok,

@@ -22,7 +22,7 @@ function mdTable(header: string[], rows: string[][], align?: string[]): string {
 
 function sendTable(s: SendResult): string {
 	return mdTable(
-		['Variant', 'In flight', 'Items/s (median)', 'Range', '÷ ceiling', '÷ plain loop', 'n8n main peak, MB (rise)', 'Checked'],
+		['Variant', 'In flight', 'Items/s (median)', 'Range', '÷ ceiling', '÷ plain loop', 'n8n CPU per item, ms', 'n8n main peak, MB (rise)', 'Checked'],
 		s.rows.map((r) => [
 			r.key === s.fastKey ? `**${r.label}**` : r.label,
 			r.inFlight,
@@ -30,10 +30,11 @@ function sendTable(s: SendResult): string {
 			`${n0(r.min)}–${n0(r.max)}`,
 			n2(r.overCeiling),
 			n2(r.overPlain),
+			n2(r.cpuMsPerItem),
 			r.medianPeakMainMb === undefined ? '–' : `${n0(r.medianPeakMainMb)} (+${n0(r.medianGrowthMainMb)})`,
 			r.allValid ? 'all sent once, 200' : `**${r.problems.join('; ')}**`,
 		]),
-		['---', '---', '---:', '---:', '---:', '---:', '---:', '---'],
+		['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---'],
 	);
 }
 
@@ -223,6 +224,7 @@ export function renderMarkdown(r: BenchResults): string {
 	out.push('## How to read it', '');
 	out.push(
 		'- **Items/s** for an n8n variant = items / the node\'s own execution time as n8n records it (`runData[node].executionTime`), so the webhook that starts the run and the Split Out node that makes the items are not counted. "Execution, ms" is the whole execution (`startedAt` → `stoppedAt`). For the plain loop it is items / wall time.',
+		"- **n8n CPU per item**: the CPU time n8n's main process used (all its threads) from the webhook call to its answer, divided by the items: the work each item costs, which the machine's load barely changes, unlike items per second. It holds the workflow's Webhook and Split Out nodes too, the same for every variant.",
 		'- **In flight**: this node sends at most *Concurrency* (Request Options, default 10) requests at a time. n8n\'s HTTP Request node has no such limit: it starts every item\'s request at once (its Batching option only spaces out the *starts*). So the like-for-like pairs are: this node at its default vs the plain loop at the same 10 in flight (a/c), and this node with Concurrency = all items vs the HTTP Request node (both unbounded). The headline a/b compares both nodes at their defaults, as a user gets them.',
 		'- **HTTP Request body**: shown with its default body mode ("Using Fields Below": `to` and `text` as two expressions, as this node has them) and with the whole body as one JSON expression (one expression per item instead of two). The target uses whichever is faster.',
 		'- **Checked**: every run is verified: the execution succeeded with one output item per input item, and the sandbox received exactly one request per item, each answered 200.',
@@ -246,10 +248,10 @@ export function renderTable(r: BenchResults): string {
 		lines.push('', `${s.title}: ${s.items} items, medians of ${r.config.rounds} rounds`);
 		const lw = Math.max(7, ...s.rows.map((row) => row.label.length));
 		const fw = Math.max(9, ...s.rows.map((row) => row.inFlight.length));
-		lines.push(`  ${pad('variant', lw)}  ${pad('in flight', fw)} ${lpad('items/s', 9)} ${lpad('/ceiling', 9)} ${lpad('/plain', 7)} ${lpad('peak MB', 8)} ${lpad('rise', 5)}  check`);
+		lines.push(`  ${pad('variant', lw)}  ${pad('in flight', fw)} ${lpad('items/s', 9)} ${lpad('/ceiling', 9)} ${lpad('/plain', 7)} ${lpad('CPU ms', 7)} ${lpad('peak MB', 8)} ${lpad('rise', 5)}  check`);
 		for (const row of s.rows) {
 			lines.push(
-				`  ${pad(row.label, lw)}  ${pad(row.inFlight, fw)} ${lpad(n0(row.itemsPerSecond), 9)} ${lpad(n2(row.overCeiling), 9)} ${lpad(n2(row.overPlain), 7)} ${lpad(n0(row.medianPeakMainMb), 8)} ${lpad(n0(row.medianGrowthMainMb), 5)}  ${row.allValid ? 'ok' : 'INVALID'}`,
+				`  ${pad(row.label, lw)}  ${pad(row.inFlight, fw)} ${lpad(n0(row.itemsPerSecond), 9)} ${lpad(n2(row.overCeiling), 9)} ${lpad(n2(row.overPlain), 7)} ${lpad(n2(row.cpuMsPerItem), 7)} ${lpad(n0(row.medianPeakMainMb), 8)} ${lpad(n0(row.medianGrowthMainMb), 5)}  ${row.allValid ? 'ok' : 'INVALID'}`,
 			);
 		}
 		lines.push(

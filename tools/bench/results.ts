@@ -21,6 +21,8 @@ export interface Row {
 	/** Median node execution time (n8n variants) or loop wall time (plain loop), ms. */
 	ms: number;
 	executionMs?: number;
+	/** n8n's main process, CPU time per item (all threads; the load of the machine barely moves it), median of rounds, ms. */
+	cpuMsPerItem?: number;
 	peakMemoryMb?: number;
 	peakMainMb?: number;
 	/** n8n's main process: exact peak during a run (VmHWM), median of rounds, MB. */

@@ -153,6 +153,7 @@ function summarise(spec: SendSpec, variants: SendVariant[], runsByKey: Map<strin
 			max: Math.max(...runs.map((r) => r.itemsPerSecond)),
 			ms: median(runs.map((r) => r.ms)),
 			executionMs: v.kind === 'n8n' ? median(runs.map((r) => r.executionMs ?? NaN)) : undefined,
+			cpuMsPerItem: v.kind === 'n8n' ? median(runs.map((r) => r.cpuMsPerItem ?? NaN)) : undefined,
 			peakMemoryMb: mem.length ? Math.max(...mem.map((m) => m.totalMb)) : undefined,
 			peakMainMb: mem.length ? Math.max(...mem.map((m) => m.mainMb)) : undefined,
 			// n8n's main process: its exact peak during the run (median over rounds), and the rise over its start.
@@ -232,6 +233,7 @@ export async function setUpSendPart(ctx: BenchContext, part: 'sends' | 'timeline
 				runsByKey.get(v.key)!.push(run);
 				log(
 					`[bench]   ${spec.op} ${v.label}: ${run.itemsPerSecond.toFixed(0)} items/s (${run.ms.toFixed(0)} ms)` +
+						(run.cpuMsPerItem === undefined ? '' : `, n8n CPU ${run.cpuMsPerItem.toFixed(2)} ms/item`) +
 						(run.memory ? `, n8n peak ${run.memory.totalMb} MB` : '') +
 						(run.valid ? '' : `  INVALID: ${run.problem}`),
 				);

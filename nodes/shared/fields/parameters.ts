@@ -13,9 +13,14 @@ import type { Item } from '../execution';
 import { AUTO_MAP_INPUT_DATA, DATA_TO_SEND_FIELD } from './builders';
 import { type Checked, toIsoDateTime } from './validation';
 
-/** The parameter's value for the item, as n8n resolves it (expressions evaluated for the item). */
+/**
+ * The parameter's value for the item, as n8n resolves it (expressions evaluated for the item).
+ * n8n's own check of the value is skipped: it applies only to fields that declare `validateType`,
+ * which none of these nodes' fields do (the checks here name the field, the value and the item),
+ * and finding the field for it was a third of the cost of every read.
+ */
 export function parameter(item: Item, name: string, fallback?: unknown, options?: IGetNodeParameterOptions): unknown {
-	return item.execution.n8n.getNodeParameter(name, item.index, fallback, options);
+	return item.execution.n8n.getNodeParameter(name, item.index, fallback, { ...options, skipValidation: true });
 }
 
 /** Whether the operation takes its values from the input item ("Data to Send": Map Automatically). */

@@ -1,8 +1,10 @@
 // What a run of the action node reads once, and what it must not carry over. The credential is
 // read and decrypted once per run and service (nodes/shared/execution.ts), which relies on n8n
-// handing every run of a node a context of its own; parameters are read from n8n for each item.
-// These tests fail if anything read for one run (a parameter, a key) reaches another run or
-// another node of the same execution.
+// handing every run of a node a context of its own; parameters are read from n8n for each item,
+// without n8n's check of the value (which no field of the node asks for). These tests fail if
+// anything read for one run (a parameter, a key) reaches another run or another node of the same
+// execution, or if a field starts asking n8n to check its value.
+import { TimelineNavigation } from '../../../nodes/TimelineNavigation/TimelineNavigation.node';
 import { runWorkflow } from '../../support/harness';
 import { credentialsFor, NODE_TYPE, nodeCredentialsFor, useSandbox } from '../../support/node-support';
 
@@ -36,6 +38,19 @@ describe('what one run reads', () => {
 
 		expect(result.error).toBeUndefined();
 		expect((await ctx.requests()).map((request) => (request.body as { location: string }).location)).toEqual(['Rome', 'Oslo']);
+	});
+
+	it("loses nothing by skipping n8n's own check of a value: no field declares the validateType it checks", () => {
+		const declaring = (value: unknown): string[] => {
+			if (Array.isArray(value)) return value.flatMap(declaring);
+			if (value === null || typeof value !== 'object') return [];
+			const field = value as { name?: string; validateType?: unknown };
+			return [...(field.validateType === undefined ? [] : [String(field.name)]), ...Object.values(value).flatMap(declaring)];
+		};
+		const properties = new TimelineNavigation().description.properties;
+
+		expect(properties.length).toBeGreaterThan(50);
+		expect(declaring(properties)).toEqual([]);
 	});
 });
 
