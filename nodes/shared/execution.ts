@@ -49,8 +49,15 @@ export class Execution<Context extends N8nContext = N8nContext> {
 	}
 }
 
-/** An action node's run: its credentials, and its input items. */
+/** An action node's run: its credentials, its input items, and the one field a send reads for the whole run. */
 export class ActionExecution extends Execution<IExecuteFunctions> {
+	/**
+	 * Whether a send takes its values from the input items ("Data to Send": Map Automatically):
+	 * one setting for the whole run, read from its first item (fields/parameters.ts `isAutoMapped`)
+	 * when a send first asks, instead of four times for every item.
+	 */
+	autoMapped?: boolean;
+
 	/** One item of the run: where a read or an error belongs. */
 	item(index: number): Item {
 		return { execution: this, index };

@@ -23,9 +23,15 @@ export function parameter(item: Item, name: string, fallback?: unknown, options?
 	return item.execution.n8n.getNodeParameter(name, item.index, fallback, { ...options, skipValidation: true });
 }
 
-/** Whether the operation takes its values from the input item ("Data to Send": Map Automatically). */
+/**
+ * Whether the operation takes its values from the input items ("Data to Send": Map Automatically):
+ * a setting of the whole run, read from its first item, once (a failed read is not kept: each
+ * item meets the error).
+ */
 export function isAutoMapped(item: Item): boolean {
-	return readChoice(item.execution.item(0), DATA_TO_SEND_FIELD) === AUTO_MAP_INPUT_DATA;
+	const run = item.execution;
+	run.autoMapped ??= readChoice(run.item(0), DATA_TO_SEND_FIELD) === AUTO_MAP_INPUT_DATA;
+	return run.autoMapped;
 }
 
 /**
