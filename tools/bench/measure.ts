@@ -13,6 +13,7 @@ import { SandboxClient } from '../sandbox/client';
 import type { N8nInstance } from '../n8n/instance';
 import { waitFor } from '../shared/wait';
 import { runLoad, type LoadResult } from './load';
+import type { N8nHeap } from './heap';
 import { MemorySampler, type MemoryPeak } from './memory';
 import { NODE_UNDER_TEST } from './workflows';
 
@@ -160,9 +161,15 @@ export async function runN8nSend(
 	items: object[],
 	apiPath: string,
 	round: number,
+	/** n8n's heap: collected before the run; sampled into `heapProfile` (a file) while it runs, when given. */
+	heap?: { control: N8nHeap; heapProfile?: string },
 ): Promise<SendRun> {
 	await sandbox.client.clearRequests();
 	const before = await newestExecutionId(n8n, variant.workflowId!);
+	// From n8n's live objects only: what the run adds to the peak is its own, not the garbage of
+	// the runs before it (which otherwise decides whether a run grows the heap or finds it grown).
+	await heap?.control.collectGarbage();
+	if (heap?.heapProfile) await heap.control.startSampling();
 	const sampler = new MemorySampler(n8n.pid).start();
 	const cpuBefore = cpuTimeMs(n8n.pid);
 	const res = await fetch(variant.url!, {
@@ -183,6 +190,7 @@ export async function runN8nSend(
 		);
 	} finally {
 		memory = sampler.stop();
+		if (heap?.heapProfile) await heap.control.stopSampling(heap.heapProfile);
 	}
 	const full = (await n8n.api('GET', `/executions/${exec.id}?includeData=true`)).body;
 	const nodeRun = full.data?.resultData?.runData?.[NODE_UNDER_TEST]?.[0];

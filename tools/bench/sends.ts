@@ -198,14 +198,8 @@ export async function setUpSendPart(ctx: BenchContext, part: 'sends' | 'timeline
 		if (v.kind === 'plain') {
 			return await runPlainSend(ctx.sandbox, v.plainConcurrency!, items, spec.apiPath, spec.key, spec.plainBody, round, v.keepAlive);
 		}
-		// Each run from n8n's live objects only: what it adds to the peak is its own, not the garbage
-		// of the runs before it (which otherwise decides whether a run grows the heap or finds it grown).
-		await ctx.heap.collectGarbage();
-		const sampled = ctx.cfg.heapProfile && round > 0;
-		if (sampled) await ctx.heap.startSampling();
-		const run = await runN8nSend(ctx.n8n, ctx.sandbox, v, items, spec.apiPath, round);
-		if (sampled) await ctx.heap.stopSampling(path.join(heapProfileDir(ctx.cfg), `${spec.op}-${v.key}-r${round}.heapprofile`));
-		return run;
+		const heapProfile = ctx.cfg.heapProfile && round > 0 ? path.join(heapProfileDir(ctx.cfg), `${spec.op}-${v.key}-r${round}.heapprofile`) : undefined;
+		return await runN8nSend(ctx.n8n, ctx.sandbox, v, items, spec.apiPath, round, { control: ctx.heap, heapProfile });
 	};
 	return {
 		async warmUp() {
