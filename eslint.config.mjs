@@ -36,22 +36,6 @@ export default [
 		plugins: { 'community-nodes-next': n8nCommunityNodesPlugin },
 		rules: Object.fromEntries(newerRules),
 	},
-	// The action nodes read every parameter through the run's cache (nodes/shared/execution.ts),
-	// which resolves a value without expressions once per run: a direct read would bypass it.
-	// The triggers and Send and Wait's webhook run in other n8n contexts and read their own.
-	{
-		files: ['nodes/shared/**/*.ts', 'nodes/*/*.node.ts'],
-		ignores: ['nodes/shared/execution.ts', 'nodes/shared/messaging/trigger/**', 'nodes/shared/messaging/sendAndWait/webhook.ts', 'nodes/shared/timeline/trigger/**', 'nodes/*/*Trigger.node.ts'],
-		rules: {
-			'no-restricted-syntax': [
-				'error',
-				{
-					selector: "CallExpression[callee.property.name='getNodeParameter']",
-					message: 'Read parameters through the run (`parameter(item, ...)` in nodes/shared/fields/parameters.ts), not with getNodeParameter.',
-				},
-			],
-		},
-	},
 	// Tests and the development tools: ordinary TypeScript rules.
 	...tseslint.configs.recommended.map((config) => ({
 		...config,

@@ -6,7 +6,8 @@
 // import, and so does an import cycle, named module by module. A node of one service reaches no
 // module of the other service, so its package ships none. Imports are read with the TypeScript
 // parser, so every way of writing one counts: either quote, `import type`, `export … from`,
-// `import x = require()` and dynamic `import()`.
+// `import x = require()` and dynamic `import()`. Beyond nodes/, no TypeScript module of the
+// repository (credentials, tools, tests) is part of an import cycle either.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -240,6 +241,15 @@ describe('the layers of nodes/', () => {
 		const reached = reachedFrom(node);
 		expect(reached.length).toBeGreaterThan(2);
 		expect(reached.filter((path) => path.startsWith(otherService))).toEqual([]);
+	});
+});
+
+describe('the repository\'s TypeScript', () => {
+	it('has no import cycle anywhere: the nodes, the credentials, the tools and the tests', () => {
+		const files = ['nodes', 'credentials', 'tools', 'test'].flatMap((dir) => sourceFiles(join(ROOT, dir)));
+		const graph = new Map(files.map((file) => [file, relativeImports(file)]));
+		expect(files.length).toBeGreaterThan(250);
+		expect(importCycles(graph).map((cycle) => cycle.map((file) => relative(ROOT, file).split('\\').join('/')).join(' → '))).toEqual([]);
 	});
 });
 

@@ -27,6 +27,8 @@ export interface Config {
 	/** Webhook receivers to run (keys), all by default: for profiling one at a time. */
 	webhookVariants?: Set<string>;
 	profile: boolean;
+	/** Sample what each send run allocates in n8n (heap.ts). */
+	heapProfile: boolean;
 	/** N8N_EXPRESSION_ENGINE for n8n (default: n8n's own default, 'vm' in 2.41). */
 	expressionEngine?: string;
 	outDir: string;
@@ -55,7 +57,10 @@ export const HELP = `npm run bench [-- options]    (each option also as an envir
   --expression-engine=E     BENCH_EXPRESSION_ENGINE    n8n's N8N_EXPRESSION_ENGINE (vm, legacy; default:
                                                        n8n's default, vm in 2.41)
   --profile                 BENCH_PROFILE=1            write n8n's CPU profile (--cpu-prof) under
-                                                       .artifacts/bench/profile/ and summarise it`;
+                                                       .artifacts/bench/profile/ and summarise it
+  --heap-profile            BENCH_HEAP_PROFILE=1       sample what n8n allocates during each send run (V8's sampling
+                                                       heap profiler) into .artifacts/bench/heap/ and summarise it
+                                                       in heap-profile.md`;
 
 export function readConfig(argv: string[]): Config {
 	const flags = new Map<string, string>();
@@ -106,6 +111,7 @@ export function readConfig(argv: string[]): Config {
 		),
 		expressionEngine: pick('expression-engine', 'BENCH_EXPRESSION_ENGINE', '') || undefined,
 		profile: /^(1|true|yes)$/i.test(pick('profile', 'BENCH_PROFILE', 'false')),
+		heapProfile: /^(1|true|yes)$/i.test(pick('heap-profile', 'BENCH_HEAP_PROFILE', 'false')),
 		outDir: path.join(ARTIFACTS_DIR, 'bench'),
 	};
 }

@@ -15,8 +15,9 @@ import { N8N_VERSION, NODE_VERSION } from '../n8n/runtime';
 import { CEILING_CREDENTIAL_TYPE, CEILING_PACKAGE, packCeilingPackage } from './ceiling/pack';
 import { packUncachedVariants } from './uncached';
 import type { Config } from './config';
+import { heapControlEnv, heapSocketPath, n8nHeap, type N8nHeap } from './heap';
 import type { SandboxProcess } from './measure';
-import type { BenchResults } from './report';
+import type { BenchResults } from './results';
 import { nodeVersions } from './workflows';
 
 export const log = (line: string) => process.stderr.write(line + '\n');
@@ -60,6 +61,8 @@ export interface BenchContext {
 	cfg: Config;
 	sandbox: SandboxProcess;
 	n8n: N8nInstance;
+	/** The heap of `n8n`'s main process: collected before every send run, sampled with --heap-profile. */
+	heap: N8nHeap;
 	n8nLazy?: N8nInstance;
 	credentials: BenchCredentials;
 	/** Recipients whose 24-hour window is open (re-opened every round by openWindows). */
@@ -93,7 +96,12 @@ export async function startBench(cfg: Config, services: Services, profileDir: st
 				...packUncachedVariants(path.join(cfg.outDir, 'uncached')),
 			],
 		});
-	const n8n = (services.n8n = await startBenchN8n('n8n.log'));
+	const heapSocket = heapSocketPath('n8n');
+	const heapEnv = heapControlEnv(heapSocket);
+	const n8n = (services.n8n = await startBenchN8n('n8n.log', {
+		...heapEnv,
+		NODE_OPTIONS: [env.NODE_OPTIONS, heapEnv.NODE_OPTIONS].filter(Boolean).join(' '),
+	}));
 	if (cfg.only.has('webhooks') && [...(cfg.webhookVariants ?? [])].some((key) => key.endsWith('Lazy'))) {
 		services.n8nLazy = await startBenchN8n('n8n-lazy-acquire.log', { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' });
 	}
@@ -116,6 +124,7 @@ export async function startBench(cfg: Config, services: Services, profileDir: st
 		cfg,
 		sandbox,
 		n8n,
+		heap: n8nHeap(heapSocket),
 		n8nLazy: services.n8nLazy,
 		credentials: { messaging, timeline, bearerMessaging, bearerTimeline, ceilingMessaging, ceilingTimeline },
 		recipients,

@@ -13,6 +13,7 @@ import { SandboxClient } from '../sandbox/client';
 import type { N8nInstance } from '../n8n/instance';
 import { waitFor } from '../shared/wait';
 import { runLoad, type LoadResult } from './load';
+import type { N8nHeap } from './heap';
 import { MemorySampler, type MemoryPeak } from './memory';
 import { NODE_UNDER_TEST } from './workflows';
 
@@ -136,6 +137,8 @@ export interface SendRun {
 	ms: number;
 	/** Whole execution (startedAt -> stoppedAt), n8n variants only. */
 	executionMs?: number;
+	/** n8n's main process: CPU time (all threads) from the webhook call to its answer, per item, ms; n8n variants only. */
+	cpuMsPerItem?: number;
 	outputItems: number;
 	sandboxReceived: number;
 	sandboxOk: number;
@@ -158,16 +161,25 @@ export async function runN8nSend(
 	items: object[],
 	apiPath: string,
 	round: number,
+	/** n8n's heap: collected before the run; sampled into `heapProfile` (a file) while it runs, when given. */
+	heap?: { control: N8nHeap; heapProfile?: string },
 ): Promise<SendRun> {
 	await sandbox.client.clearRequests();
 	const before = await newestExecutionId(n8n, variant.workflowId!);
+	// From n8n's live objects only: what the run adds to the peak is its own, not the garbage of
+	// the runs before it (which otherwise decides whether a run grows the heap or finds it grown).
+	await heap?.control.collectGarbage();
+	if (heap?.heapProfile) await heap.control.startSampling();
 	const sampler = new MemorySampler(n8n.pid).start();
+	const cpuBefore = cpuTimeMs(n8n.pid);
 	const res = await fetch(variant.url!, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ items }),
 	});
 	await res.text();
+	// The webhook answers once the node under test is done: n8n's CPU for the run, before the bench asks for its execution.
+	const cpuMs = cpuTimeMs(n8n.pid) - cpuBefore;
 	let exec: ExecutionSummary;
 	let memory: MemoryPeak | undefined;
 	try {
@@ -178,6 +190,7 @@ export async function runN8nSend(
 		);
 	} finally {
 		memory = sampler.stop();
+		if (heap?.heapProfile) await heap.control.stopSampling(heap.heapProfile);
 	}
 	const full = (await n8n.api('GET', `/executions/${exec.id}?includeData=true`)).body;
 	const nodeRun = full.data?.resultData?.runData?.[NODE_UNDER_TEST]?.[0];
@@ -197,6 +210,7 @@ export async function runN8nSend(
 		itemsPerSecond: (items.length / ms) * 1000,
 		ms,
 		executionMs: Date.parse(full.stoppedAt) - Date.parse(full.startedAt),
+		cpuMsPerItem: cpuMs / items.length,
 		outputItems,
 		sandboxReceived: received.length,
 		sandboxOk: ok,

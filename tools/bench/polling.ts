@@ -28,8 +28,8 @@ import { waitFor } from '../shared/wait';
 import { log, type BenchContext, type BenchPart } from './context';
 import { closeBenchScript, executionsAfter, forkBenchScript, isDone, median, newestExecutionId } from './measure';
 import type { MonitorAnswer, PollAnswer, PollBreakdown, PollProcessRequest, TimedCall } from './poll-process';
-import type { BenchResults } from './report';
-import { savedExecutionBytes, storedStaticData, type SavedExecutionBytes, type StaticDataSize } from './staticData';
+import type { BenchResults, CallStats, PollingPair } from './results';
+import { savedExecutionBytes, storedStaticData } from './staticData';
 import { POLLING_TRIGGER_NAME, pollingTriggerWorkflow } from './workflows';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -39,55 +39,6 @@ const LOOK_BACK_HOURS = 24;
 const LOCATION = 'Bench Harbour';
 /** Control requests in flight while seeding the window. */
 const SEEDING_CONCURRENCY = 10;
-
-/** A poll and a Monitor call measured side by side. */
-export interface PollingPair {
-	round: number;
-	poll: TimedCall;
-	monitor: TimedCall;
-	/** The static data n8n would save after the poll. */
-	staticData: PollAnswer['staticData'];
-}
-
-interface CallStats {
-	/** Medians over every measured call, and the range of the wall times. */
-	ms: number;
-	minMs: number;
-	maxMs: number;
-	cpuMs: number;
-}
-
-export interface PollingResult {
-	events: number;
-	newPerPoll: number;
-	pollsPerRound: number;
-	/** The Node of the process that ran n8n-core. */
-	node: string;
-	poll: CallStats;
-	monitor: CallStats;
-	/** Medians of poll ÷ medians of Monitor call, over every pair; and per round. */
-	ratios: { time: number; cpu: number };
-	perRound: { time: number[]; cpu: number[] };
-	staticData: {
-		/** In the bench's n8n, after the activation remembered the window's N events. */
-		n8n: StaticDataSize;
-		/** The same after K more were remembered (the check below). */
-		n8nAfterNew: StaticDataSize;
-		/** The execution the check's poll started, as n8n's database holds it (static data in its stored workflow). */
-		savedExecution: SavedExecutionBytes;
-		/** In the measuring process after the last poll (the removed events' hours not yet forgotten). */
-		last: { bytes: number; remembered: number };
-		/** The JSON.stringify of n8n's save after a poll, median, ms. */
-		serialiseMs: number;
-	};
-	/** Where a poll's own time goes (poll-process.ts), medians over the rounds. */
-	breakdown: PollBreakdown;
-	/** The bench's n8n: the activation's poll after K new events started one execution with exactly them. */
-	n8nCheck: { ok: boolean; detail: string };
-	allValid: boolean;
-	problems: string[];
-	pairs: PollingPair[];
-}
 
 /** The measuring process (poll-process.ts), one request at a time. */
 interface PollProcess {

@@ -23,7 +23,7 @@ interface CpuProfile {
 
 const PACKAGE = 'n8n-nodes-timeline-navigation';
 /** The package as n8n loads it (the runtime's own folder may carry the package's name too). */
-const INSTALLED = `node_modules/${PACKAGE}/`;
+export const INSTALLED = `node_modules/${PACKAGE}/`;
 
 /** Which part of the stack a script belongs to. */
 export function groupOf(url: string): string {
@@ -49,6 +49,11 @@ function shortUrl(url: string): string {
 	return nm >= 0 ? url.slice(nm + 13) : url;
 }
 
+/** A function as the summaries name it: its name, file and line. */
+export function frameLabel({ functionName, url, lineNumber }: { functionName: string; url: string; lineNumber: number }): string {
+	return `${functionName || '(anonymous)'} ${shortUrl(url)}:${lineNumber + 1}`;
+}
+
 export function summariseProfiles(dir: string): string {
 	const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')) : [];
 	if (files.length === 0) return `No .cpuprofile in ${dir}\n`;
@@ -68,18 +73,18 @@ export function summariseProfiles(dir: string): string {
 		const pkgInclusive = new Map<string, number>();
 		for (const [id, ms] of self) {
 			const node = byId.get(id)!;
-			const { functionName, url, lineNumber } = node.callFrame;
+			const { functionName, url } = node.callFrame;
 			if (functionName === '(idle)') continue;
 			const g = groupOf(url);
 			groups.set(g, (groups.get(g) ?? 0) + ms);
-			const fn = `${functionName || '(anonymous)'} ${shortUrl(url)}:${lineNumber + 1}`;
+			const fn = frameLabel(node.callFrame);
 			fns.set(fn, (fns.get(fn) ?? 0) + ms);
 			// Inclusive time of this package's frames: walk up once per distinct frame.
 			const seen = new Set<string>();
 			for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
 				const f = byId.get(cur)!.callFrame;
 				if (!f.url.includes(INSTALLED)) continue;
-				const key = `${f.functionName || '(anonymous)'} ${shortUrl(f.url)}:${f.lineNumber + 1}`;
+				const key = frameLabel(f);
 				if (seen.has(key)) continue;
 				seen.add(key);
 				pkgInclusive.set(key, (pkgInclusive.get(key) ?? 0) + ms);

@@ -1,134 +1,6 @@
-/** The bench's result shape and its two renderings: a console table and results.md. */
-import type { MemoryCostRow } from './memoryCost';
-import type { PollingResult } from './polling';
+/** The bench's results (results.ts) in two renderings: a console table and results.md. */
 import type { QueueBenchResult } from './queue';
-
-export interface Row {
-	key: string;
-	label: string;
-	inFlight: string;
-	itemsPerSecond: number;
-	/** Items/s as a share of the ceiling's and of the plain keep-alive loop's. */
-	overCeiling: number;
-	overPlain: number;
-	min: number;
-	max: number;
-	/** Median node execution time (n8n variants) or loop wall time (plain loop), ms. */
-	ms: number;
-	executionMs?: number;
-	peakMemoryMb?: number;
-	peakMainMb?: number;
-	/** n8n's main process: exact peak during a run (VmHWM), median of rounds, MB. */
-	medianPeakMainMb?: number;
-	/** The same peak minus the process's RSS when the run started, median of rounds, MB. */
-	medianGrowthMainMb?: number;
-	allValid: boolean;
-	problems: string[];
-	runs: unknown[];
-}
-
-export interface SendResult {
-	title: string;
-	items: number;
-	/** The row on the operation's fastest documented path. */
-	fastKey: string;
-	rows: Row[];
-	ratios: {
-		nodeOverHttp: number;
-		nodeOverFastestHttp: number;
-		nodeAllOverHttp: number;
-		nodeOverPlain: number;
-		nodeOverCeiling: number;
-		fastOverCeiling: number;
-		ceilingOverPlain: number;
-		plainNewOverPlain: number;
-		/** What each cache buys (uncached.ts): this node (defaults) / the same without the cache. */
-		nodeOverNoParameterCache: number;
-		nodeOverNoCredentialCache: number;
-		/** n8n's peak memory with this node (defaults) / with the HTTP Request node (defaults). */
-		peakNodeOverHttp: number;
-		/** The same for the rise of that peak over the process's size when the run started. */
-		riseNodeOverHttp: number;
-	};
-}
-
-export interface WebhookRow {
-	key: string;
-	label: string;
-	/** The n8n it ran in: default settings, or N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true. */
-	settings: 'defaults' | 'lazy';
-	acceptedPerSecond: number;
-	min: number;
-	max: number;
-	p50Ms: number;
-	p99Ms: number;
-	processedPerSecond: number;
-	executionsSucceeded: number[];
-	nothingLost: boolean;
-	peakMemoryMb: number;
-	peakMainMb: number;
-	/** n8n's main process, CPU time per delivery (all threads), median over rounds, ms. */
-	cpuMsPerDelivery: number;
-	/** Bytes n8n's database holds per saved execution (workflow snapshot + run data), median over rounds. */
-	bytesPerSavedExecution: number;
-	/** Bytes of static data inside each saved execution's stored workflow, median over rounds. */
-	staticDataPerSavedExecution: number;
-	/** Saved executions whose stored workflow holds the repeat memory (all rounds). */
-	savedExecutionsWithMemory: number;
-	/** Triggers: bytes of the workflow's static data after every round. */
-	staticDataBytes?: number;
-	runs: Array<{ round: number; processedPerSecond: number; staticData?: { bytes: number; events: number } }>;
-}
-
-export interface BenchResults {
-	date: string;
-	machine: {
-		nproc: number;
-		memoryGiB: number;
-		cpuModel: string;
-		os: string;
-		loadAverageAtStart: number[];
-		benchNode: string;
-		n8nNode: string;
-		n8nVersion: string;
-	};
-	config: {
-		items: number;
-		deliveries: number;
-		rounds: number;
-		concurrency: number;
-		webhookConcurrency: number;
-		recipients: number;
-		expressionEngine: string;
-		nodeVersions: { action: number; trigger: number };
-	};
-	sends: Record<string, SendResult>;
-	webhooks?: {
-		deliveries: number;
-		concurrency: number;
-		rows: WebhookRow[];
-		ratios: {
-			triggerOverWebhook: number;
-			triggerLazyOverWebhookLazy: number;
-			triggerNoDedupeOverWebhook: number;
-		};
-		/** The same ratios per round, each from runs side by side in that round. */
-		perRound: Record<'triggerOverWebhook' | 'triggerNoDedupeOverWebhook' | 'triggerOverTriggerNoDedupe' | 'triggerLazyOverWebhookLazy' | 'triggerLazyOverTriggerNoDedupeLazy', number[]>;
-		/** Deliveries that filled each remembering trigger's memory before the rounds. */
-		prefill: number;
-		/** The memory's JavaScript cost per call at several sizes (memoryCost.ts). */
-		memoryCost: MemoryCostRow[];
-		/** Bytes of static data (the repeat memory) in each saved execution of the remembering triggers, the largest median. */
-		memoryBytesPerSavedExecution: number;
-	};
-	sandbox?: Record<string, { requestsPerSecond: number; p50Ms: number; p99Ms: number; allOk: boolean }>;
-	/** The Timeline Navigation Events Trigger's poll against one Event → Monitor call (polling.ts). */
-	polling?: PollingResult;
-	queue?: QueueBenchResult;
-	targets: Array<{ name: string; value: number; met: boolean }>;
-	notes: string[];
-	durationSeconds?: number;
-}
+import type { BenchResults, PollingResult, SendResult } from './results';
 
 const n0 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : Math.round(x).toLocaleString('en-US'));
 const n1 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(1));
@@ -150,7 +22,7 @@ function mdTable(header: string[], rows: string[][], align?: string[]): string {
 
 function sendTable(s: SendResult): string {
 	return mdTable(
-		['Variant', 'In flight', 'Items/s (median)', 'Range', '÷ ceiling', '÷ plain loop', 'n8n main peak, MB (rise)', 'Checked'],
+		['Variant', 'In flight', 'Items/s (median)', 'Range', '÷ ceiling', '÷ plain loop', 'n8n CPU per item, ms', 'n8n main peak, MB (rise)', 'Checked'],
 		s.rows.map((r) => [
 			r.key === s.fastKey ? `**${r.label}**` : r.label,
 			r.inFlight,
@@ -158,10 +30,11 @@ function sendTable(s: SendResult): string {
 			`${n0(r.min)}–${n0(r.max)}`,
 			n2(r.overCeiling),
 			n2(r.overPlain),
+			n2(r.cpuMsPerItem),
 			r.medianPeakMainMb === undefined ? '–' : `${n0(r.medianPeakMainMb)} (+${n0(r.medianGrowthMainMb)})`,
 			r.allValid ? 'all sent once, 200' : `**${r.problems.join('; ')}**`,
 		]),
-		['---', '---', '---:', '---:', '---:', '---:', '---:', '---'],
+		['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---'],
 	);
 }
 
@@ -289,7 +162,7 @@ export function renderMarkdown(r: BenchResults): string {
 				(s.ratios.nodeOverFastestHttp !== s.ratios.nodeOverHttp ? `, / HTTP Request with its faster body mode = **${n2(s.ratios.nodeOverFastestHttp)}**` : '') +
 				`; both all at once = ${n2(s.ratios.nodeAllOverHttp)}; ceiling / plain loop = ${n2(s.ratios.ceilingOverPlain)}; ` +
 				`plain loop with a new connection per request / keep-alive = ${n2(s.ratios.plainNewOverPlain)}; ` +
-				`this node (defaults) / without its parameter cache = **${n2(s.ratios.nodeOverNoParameterCache)}**, / without its credential cache = **${n2(s.ratios.nodeOverNoCredentialCache)}**; ` +
+				`this node (defaults) / without its credential cache = **${n2(s.ratios.nodeOverNoCredentialCache)}**; ` +
 				`n8n's main-process peak with this node / with the HTTP Request node = ${n2(s.ratios.peakNodeOverHttp)}, its rise during the run ${n2(s.ratios.riseNodeOverHttp)}.`,
 			'',
 		);
@@ -351,12 +224,13 @@ export function renderMarkdown(r: BenchResults): string {
 	out.push('## How to read it', '');
 	out.push(
 		'- **Items/s** for an n8n variant = items / the node\'s own execution time as n8n records it (`runData[node].executionTime`), so the webhook that starts the run and the Split Out node that makes the items are not counted. "Execution, ms" is the whole execution (`startedAt` → `stoppedAt`). For the plain loop it is items / wall time.',
+		"- **n8n CPU per item**: the CPU time n8n's main process used (all its threads) from the webhook call to its answer, divided by the items: the work each item costs, which the machine's load barely changes, unlike items per second. It holds the workflow's Webhook and Split Out nodes too, the same for every variant.",
 		'- **In flight**: this node sends at most *Concurrency* (Request Options, default 10) requests at a time. n8n\'s HTTP Request node has no such limit: it starts every item\'s request at once (its Batching option only spaces out the *starts*). So the like-for-like pairs are: this node at its default vs the plain loop at the same 10 in flight (a/c), and this node with Concurrency = all items vs the HTTP Request node (both unbounded). The headline a/b compares both nodes at their defaults, as a user gets them.',
 		'- **HTTP Request body**: shown with its default body mode ("Using Fields Below": `to` and `text` as two expressions, as this node has them) and with the whole body as one JSON expression (one expression per item instead of two). The target uses whichever is faster.',
 		'- **Checked**: every run is verified: the execution succeeded with one output item per input item, and the sandbox received exactly one request per item, each answered 200.',
 		'- **Webhooks**: processed/s = deliveries / (first request sent → last execution stopped), the throughput compared (a receiver that answers before n8n starts its execution accepts faster than it processes). Accepted/s and latency are measured by the sender (keep-alive, fixed number in flight). Every delivery carries a distinct `message_id`. Afterwards the executions are counted through n8n\'s public API: "nothing lost" means every delivery was answered 2xx and there is exactly one successful execution per delivery.',
 		'- **Ceiling**: a minimal node (tools/bench/ceiling, never published) that reads its parameters and credential once per execution and makes one authenticated request per item (`httpRequestWithAuthentication`, a credential whose `authenticate` is a function), at the same concurrency: the fastest any community node can be inside this n8n. **÷ ceiling** and **÷ plain loop** are each row\'s items/s over the ceiling\'s and over the keep-alive plain loop\'s.',
-		'- **Memory** (sends): n8n\'s main process, its exact peak during each run (VmHWM, reset when the run starts) as the median over rounds, and in brackets how far it rose above its size at the start of the run. The memory target compares that rise: the peak itself mostly carries what the runs before left in the process (its heap is not given back), which the rotating order spreads unevenly over three rounds. Webhooks: peak VmRSS of the main process plus its task-runner child, sampled every 100 ms (max over rounds). Static data: what n8n stores for the trigger\'s workflow after every round.',
+		'- **Memory** (sends): n8n\'s main process, its exact peak during each run (VmHWM, reset when the run starts) as the median over rounds, and in brackets how far it rose above its size at the start of the run. Every send run starts right after a full garbage collection in n8n (heap.ts), so the rise is what that run\'s items add and not what the runs before left behind; the memory target compares it. Webhooks: peak VmRSS of the main process plus its task-runner child, sampled every 100 ms (max over rounds). Static data: what n8n stores for the trigger\'s workflow after every round.',
 		'- The machine is shared and has few cores: n8n, the sandbox and the load generator compete for them, so absolute figures vary between runs; ratios from the same run are the meaningful part.',
 		'',
 	);
@@ -374,17 +248,17 @@ export function renderTable(r: BenchResults): string {
 		lines.push('', `${s.title}: ${s.items} items, medians of ${r.config.rounds} rounds`);
 		const lw = Math.max(7, ...s.rows.map((row) => row.label.length));
 		const fw = Math.max(9, ...s.rows.map((row) => row.inFlight.length));
-		lines.push(`  ${pad('variant', lw)}  ${pad('in flight', fw)} ${lpad('items/s', 9)} ${lpad('/ceiling', 9)} ${lpad('/plain', 7)} ${lpad('peak MB', 8)} ${lpad('rise', 5)}  check`);
+		lines.push(`  ${pad('variant', lw)}  ${pad('in flight', fw)} ${lpad('items/s', 9)} ${lpad('/ceiling', 9)} ${lpad('/plain', 7)} ${lpad('CPU ms', 7)} ${lpad('peak MB', 8)} ${lpad('rise', 5)}  check`);
 		for (const row of s.rows) {
 			lines.push(
-				`  ${pad(row.label, lw)}  ${pad(row.inFlight, fw)} ${lpad(n0(row.itemsPerSecond), 9)} ${lpad(n2(row.overCeiling), 9)} ${lpad(n2(row.overPlain), 7)} ${lpad(n0(row.medianPeakMainMb), 8)} ${lpad(n0(row.medianGrowthMainMb), 5)}  ${row.allValid ? 'ok' : 'INVALID'}`,
+				`  ${pad(row.label, lw)}  ${pad(row.inFlight, fw)} ${lpad(n0(row.itemsPerSecond), 9)} ${lpad(n2(row.overCeiling), 9)} ${lpad(n2(row.overPlain), 7)} ${lpad(n2(row.cpuMsPerItem), 7)} ${lpad(n0(row.medianPeakMainMb), 8)} ${lpad(n0(row.medianGrowthMainMb), 5)}  ${row.allValid ? 'ok' : 'INVALID'}`,
 			);
 		}
 		lines.push(
 			`  fastest path/ceiling ${n2(s.ratios.fastOverCeiling)}   node/HTTP (defaults) ${n2(s.ratios.nodeOverHttp)}` +
 				(s.ratios.nodeOverFastestHttp !== s.ratios.nodeOverHttp ? `   vs HTTP's faster body mode ${n2(s.ratios.nodeOverFastestHttp)}` : '') +
 				`   ceiling/plain ${n2(s.ratios.ceilingOverPlain)}   plain new connections/keep-alive ${n2(s.ratios.plainNewOverPlain)}   memory node/HTTP: peak ${n2(s.ratios.peakNodeOverHttp)}, rise ${n2(s.ratios.riseNodeOverHttp)}` +
-				`\n  caches: node/without parameter cache ${n2(s.ratios.nodeOverNoParameterCache)}   node/without credential cache ${n2(s.ratios.nodeOverNoCredentialCache)}`,
+				`\n  credential cache: node/without it ${n2(s.ratios.nodeOverNoCredentialCache)}`,
 		);
 	}
 	if (r.webhooks) {

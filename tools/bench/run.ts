@@ -16,8 +16,9 @@
  *             engine in a process of their own; the bytes of its memory in the real n8n's static
  *             data (polling.ts).
  *   Sandbox   the sandbox alone at the same concurrencies.
- *   Memory    peak VmRSS of n8n's main process and its task runner during each run, and the
- *             trigger's workflow static data after the run.
+ *   Memory    peak VmRSS of n8n's main process and its task runner during each run (a send run
+ *             starts from a collected heap: heap.ts), and the trigger's workflow static data
+ *             after the run; with --heap-profile, what each send run allocates, and where.
  *   Queue     the same workloads in single mode and in queue mode with 2 and 1 workers
  *             (queue.ts).
  *
@@ -35,6 +36,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureRuntime } from '../n8n/runtime';
 import { readConfig } from './config';
 import { emptyResults, log, startBench, stopServices, type BenchPart, type Services } from './context';
+import { heapProfileDir, summariseHeapProfiles } from './heap';
 import { startSandboxProcess } from './measure';
 import { setUpPollingPart } from './polling';
 import { runQueueBench } from './queue';
@@ -51,7 +53,7 @@ async function main(): Promise<void> {
 	log(
 		`[bench] items=${cfg.items} deliveries=${cfg.deliveries} rounds=${cfg.rounds} concurrency=${cfg.concurrency} ` +
 			`webhookConcurrency=${cfg.webhookConcurrency} parts=${[...cfg.only].join(',')}` +
-			`${cfg.expressionEngine ? ` expressionEngine=${cfg.expressionEngine}` : ''}${cfg.profile ? ' profile' : ''}`,
+			`${cfg.expressionEngine ? ` expressionEngine=${cfg.expressionEngine}` : ''}${cfg.profile ? ' profile' : ''}${cfg.heapProfile ? ' heap-profile' : ''}`,
 	);
 	const runtime = await ensureRuntime({ log });
 
@@ -69,6 +71,10 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', onSignal);
 
 	const profileDir = path.join(cfg.outDir, 'profile');
+	if (cfg.heapProfile) {
+		fs.rmSync(heapProfileDir(cfg), { recursive: true, force: true });
+		fs.mkdirSync(heapProfileDir(cfg), { recursive: true });
+	}
 	try {
 		const ctx = await startBench(cfg, services, profileDir, started);
 		const results = emptyResults(cfg, runtime);
@@ -124,6 +130,11 @@ async function main(): Promise<void> {
 		process.off('SIGINT', onSignal);
 		process.off('SIGTERM', onSignal);
 		await stopServices(services);
+	}
+	if (cfg.heapProfile) {
+		const summary = summariseHeapProfiles(heapProfileDir(cfg), cfg.items);
+		fs.writeFileSync(path.join(cfg.outDir, 'heap-profile.md'), summary);
+		console.log(summary);
 	}
 	if (cfg.profile) {
 		const { summariseProfiles } = await import('./profile');

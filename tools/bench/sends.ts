@@ -4,12 +4,15 @@
  * HTTP Request node, and a plain client loop outside n8n (keep-alive, and a new connection per
  * request as n8n makes them).
  */
+import * as path from 'node:path';
+
 import type { StoredCredential } from '../n8n/client';
 import { waitFor } from '../shared/wait';
 import { log, type BenchContext, type BenchPart } from './context';
+import { heapProfileDir } from './heap';
 import { median, messageItems, rotate, runN8nSend, runPlainSend, type SendRun, type SendVariant } from './measure';
 import type { MemoryPeak } from './memory';
-import type { BenchResults, Row } from './report';
+import type { BenchResults, Row } from './results';
 import { UNCACHED_VARIANTS } from './uncached';
 import { ceilingSendWorkflow, httpRequestSendWorkflow, packageSendWorkflow, type SendOperation } from './workflows';
 
@@ -104,7 +107,7 @@ async function setUpVariants(ctx: BenchContext, spec: SendSpec): Promise<SendVar
 			`${p}-http-json`,
 		);
 	}
-	// What each cache buys: the node's default path without it (uncached.ts).
+	// What the credential cache buys: the node's default path without it (uncached.ts).
 	for (const variant of UNCACHED_VARIANTS) {
 		await add(
 			{ key: variant.key, label: variant.label, inFlight: nodeDefault, kind: 'n8n' },
@@ -150,6 +153,7 @@ function summarise(spec: SendSpec, variants: SendVariant[], runsByKey: Map<strin
 			max: Math.max(...runs.map((r) => r.itemsPerSecond)),
 			ms: median(runs.map((r) => r.ms)),
 			executionMs: v.kind === 'n8n' ? median(runs.map((r) => r.executionMs ?? NaN)) : undefined,
+			cpuMsPerItem: v.kind === 'n8n' ? median(runs.map((r) => r.cpuMsPerItem ?? NaN)) : undefined,
 			peakMemoryMb: mem.length ? Math.max(...mem.map((m) => m.totalMb)) : undefined,
 			peakMainMb: mem.length ? Math.max(...mem.map((m) => m.mainMb)) : undefined,
 			// n8n's main process: its exact peak during the run (median over rounds), and the rise over its start.
@@ -177,7 +181,6 @@ function summarise(spec: SendSpec, variants: SendVariant[], runsByKey: Map<strin
 			fastOverCeiling: speed(fastKey) / speed('ceiling'),
 			ceilingOverPlain: speed('ceiling') / speed('plain'),
 			plainNewOverPlain: speed('plainNew') / speed('plain'),
-			nodeOverNoParameterCache: speed('node') / speed('nodeNoParameterCache'),
 			nodeOverNoCredentialCache: speed('node') / speed('nodeNoCredentialCache'),
 			peakNodeOverHttp: peak('node') / peak('http'),
 			riseNodeOverHttp: rise('node') / rise('http'),
@@ -191,10 +194,13 @@ export async function setUpSendPart(ctx: BenchContext, part: 'sends' | 'timeline
 	/** The variant on the operation's fastest documented path. */
 	const fastKey = spec.op === 'sendText' ? 'nodeMapped' : 'node';
 	const runsByKey = new Map<string, SendRun[]>(variants.map((v) => [v.key, []]));
-	const runOnce = async (v: SendVariant, items: object[], round: number) =>
-		v.kind === 'n8n'
-			? await runN8nSend(ctx.n8n, ctx.sandbox, v, items, spec.apiPath, round)
-			: await runPlainSend(ctx.sandbox, v.plainConcurrency!, items, spec.apiPath, spec.key, spec.plainBody, round, v.keepAlive);
+	const runOnce = async (v: SendVariant, items: object[], round: number) => {
+		if (v.kind === 'plain') {
+			return await runPlainSend(ctx.sandbox, v.plainConcurrency!, items, spec.apiPath, spec.key, spec.plainBody, round, v.keepAlive);
+		}
+		const heapProfile = ctx.cfg.heapProfile && round > 0 ? path.join(heapProfileDir(ctx.cfg), `${spec.op}-${v.key}-r${round}.heapprofile`) : undefined;
+		return await runN8nSend(ctx.n8n, ctx.sandbox, v, items, spec.apiPath, round, { control: ctx.heap, heapProfile });
+	};
 	return {
 		async warmUp() {
 			const few = spec.items.slice(0, Math.min(50, spec.items.length));
@@ -221,6 +227,7 @@ export async function setUpSendPart(ctx: BenchContext, part: 'sends' | 'timeline
 				runsByKey.get(v.key)!.push(run);
 				log(
 					`[bench]   ${spec.op} ${v.label}: ${run.itemsPerSecond.toFixed(0)} items/s (${run.ms.toFixed(0)} ms)` +
+						(run.cpuMsPerItem === undefined ? '' : `, n8n CPU ${run.cpuMsPerItem.toFixed(2)} ms/item`) +
 						(run.memory ? `, n8n peak ${run.memory.totalMb} MB` : '') +
 						(run.valid ? '' : `  INVALID: ${run.problem}`),
 				);

@@ -3,7 +3,7 @@
  * and the notes that explain the numbers a reader would otherwise ask about.
  */
 import type { Config } from './config';
-import type { BenchResults } from './report';
+import type { BenchResults } from './results';
 import { measureSecretTiming } from './secretTiming';
 
 function sendTargets(results: BenchResults): void {

@@ -1,17 +1,12 @@
 /**
- * What each of the action node's two caches buys: the combined package rebuilt without one of
- * them, under a package name of its own, installed in the bench's n8n beside the real one (never
- * published). The sends parts run these copies on the node's default path, alternating with the
- * real node, so the report's ratio "this node / without the cache" is the cache's gain measured
- * side by side.
+ * What the action node's credential cache buys (nodes/shared/execution.ts, `Execution.credential`:
+ * the credential is loaded and decrypted once per execution and service; without it, once per
+ * request): the combined package rebuilt without it, under a package name of its own, installed
+ * in the bench's n8n beside the real one (never published). The sends parts run this copy on the
+ * node's default path, alternating with the real node, so the report's ratio "this node /
+ * without the cache" is the cache's gain measured side by side.
  *
- * - the parameter cache (nodes/shared/execution.ts, `ActionExecution.parameter`): a parameter
- *   without an expression is read from n8n once per execution; without it, every read of every
- *   item goes through getNodeParameter;
- * - the credential cache (nodes/shared/execution.ts, `Execution.credential`): the credential is
- *   loaded and decrypted once per execution and service; without it, once per request.
- *
- * Each copy is the built JavaScript with one piece of code changed so that the cache never finds
+ * The copy is the built JavaScript with one piece of code changed so that the cache never finds
  * its entry; if the built code no longer holds that piece, the bench stops and says so.
  */
 import * as fs from 'node:fs';
@@ -22,7 +17,7 @@ import { repack } from '../n8n/tarball';
 
 export interface UncachedVariant {
 	/** The bench's key for its runs. */
-	key: 'nodeNoParameterCache' | 'nodeNoCredentialCache';
+	key: 'nodeNoCredentialCache';
 	label: string;
 	/** Its package name, and the action node's type in it. */
 	packageName: string;
@@ -34,15 +29,6 @@ export interface UncachedVariant {
 }
 
 export const UNCACHED_VARIANTS: readonly UncachedVariant[] = [
-	{
-		key: 'nodeNoParameterCache',
-		label: 'this node without its parameter cache (bench copy)',
-		packageName: `${PACKAGE_NAME}-bench-no-parameter-cache`,
-		nodeType: `${PACKAGE_NAME}-bench-no-parameter-cache.timelineNavigation`,
-		file: 'dist/nodes/shared/execution.js',
-		lookup: 'if (!this.resolved.has(key))',
-		miss: 'if (true)',
-	},
 	{
 		key: 'nodeNoCredentialCache',
 		label: 'this node without its credential cache (bench copy)',

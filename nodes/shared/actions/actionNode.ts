@@ -2,7 +2,7 @@
 // description) and the actions of the services it offers. Each node class is this class with
 // its entry and services, so a node of one service loads only that service's modules. Its
 // `execute` is the router: the chosen operation, once per input item (or once per run), with the
-// run's parameters and credentials read once (../execution.ts).
+// run's credentials read once (../execution.ts).
 import {
 	type IDataObject,
 	type IExecuteFunctions,
@@ -17,6 +17,7 @@ import {
 import { type ActionNodeEntry, shownNames } from '../catalog';
 import { asNodeError, belowTheFloor, unsupportedOperation } from '../errors';
 import { ActionExecution, type Item } from '../execution';
+import { parameter } from '../fields/parameters';
 import { readConcurrency, readRequestSettings } from '../fields/requestOptions';
 import { MAIN_CONNECTION, ON_SUPPORTED_N8N, withFloorNotice } from '../n8nVersion';
 import { actionNodeParts } from './description';
@@ -38,9 +39,9 @@ function continueOnFailItem(n8n: IExecuteFunctions, error: NodeApiError | NodeOp
 
 /** The operation the node is set to, among the node's own; anything else refused by name. */
 function chosenOperation(first: Item, operations: RegisteredOperation[]): RegisteredOperation {
-	const resource = first.execution.parameter('resource', 0);
+	const resource = parameter(first, 'resource');
 	// n8n drops the operation of a resource the node does not offer: read it as '' then.
-	const operation = first.execution.parameter('operation', 0, '');
+	const operation = parameter(first, 'operation', '');
 	const registered = operations.find((entry) => entry.resource.value === resource && entry.operation.value === operation);
 	if (!registered) {
 		const offered = [...new Set(operations.map((entry) => entry.resource.name))];

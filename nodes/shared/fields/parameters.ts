@@ -1,6 +1,6 @@
 // Reading an action node's parameters for one item. Every check names the field as the editor
 // shows it (or the input item's field it came from), the value it got and the item, and is made
-// before anything is sent. Every read goes through the run's parameter cache (execution.ts).
+// before anything is sent.
 import {
 	deepCopy,
 	type IGetNodeParameterOptions,
@@ -13,14 +13,25 @@ import type { Item } from '../execution';
 import { AUTO_MAP_INPUT_DATA, DATA_TO_SEND_FIELD } from './builders';
 import { type Checked, toIsoDateTime } from './validation';
 
-/** The parameter's value for the item, from the run's cache where no expression is involved. */
+/**
+ * The parameter's value for the item, as n8n resolves it (expressions evaluated for the item).
+ * n8n's own check of the value is skipped: it applies only to fields that declare `validateType`,
+ * which none of these nodes' fields do (the checks here name the field, the value and the item),
+ * and finding the field for it was a third of the cost of every read.
+ */
 export function parameter(item: Item, name: string, fallback?: unknown, options?: IGetNodeParameterOptions): unknown {
-	return item.execution.parameter(name, item.index, fallback, options);
+	return item.execution.n8n.getNodeParameter(name, item.index, fallback, { ...options, skipValidation: true });
 }
 
-/** Whether the operation takes its values from the input item ("Data to Send": Map Automatically). */
+/**
+ * Whether the operation takes its values from the input items ("Data to Send": Map Automatically):
+ * a setting of the whole run, read from its first item, once (a failed read is not kept: each
+ * item meets the error).
+ */
 export function isAutoMapped(item: Item): boolean {
-	return readChoice(item.execution.item(0), DATA_TO_SEND_FIELD) === AUTO_MAP_INPUT_DATA;
+	const run = item.execution;
+	run.autoMapped ??= readChoice(run.item(0), DATA_TO_SEND_FIELD) === AUTO_MAP_INPUT_DATA;
+	return run.autoMapped;
 }
 
 /**

@@ -7,12 +7,10 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 import type { HarnessNodeTypes } from '../../../tools/shared/nodeTypes';
-import { ParameterProbe } from './ParameterProbe.node';
 import { SandboxProbe } from './SandboxProbe.node';
 
 export const INPUT_NODE_TYPE = 'harness.input';
 export const SANDBOX_PROBE_NODE_TYPE = 'harness.sandboxProbe';
-export const PARAMETER_PROBE_NODE_TYPE = 'harness.parameterProbe';
 /** n8n's Manual Trigger, which saved workflows start with (the harness has no n8n-nodes-base). */
 export const MANUAL_TRIGGER_NODE_TYPE = 'n8n-nodes-base.manualTrigger';
 
@@ -58,6 +56,5 @@ class ManualTriggerStandIn implements INodeType {
 export function registerFixtureNodes(nodeTypes: HarnessNodeTypes): void {
 	nodeTypes.register(INPUT_NODE_TYPE, new HarnessInput());
 	nodeTypes.register(SANDBOX_PROBE_NODE_TYPE, new SandboxProbe());
-	nodeTypes.register(PARAMETER_PROBE_NODE_TYPE, new ParameterProbe());
 	nodeTypes.register(MANUAL_TRIGGER_NODE_TYPE, new ManualTriggerStandIn());
 }
