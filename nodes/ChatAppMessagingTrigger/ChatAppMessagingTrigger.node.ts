@@ -1,8 +1,8 @@
-// The combined package's Chat-App Messaging Inbox Trigger (../shared/messaging/trigger/trigger.ts).
+// The combined package's Chat-App Messaging Inbox Trigger (../shared/chatAppMessaging/trigger/trigger.ts).
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { MESSAGING_TRIGGERS } from '../shared/catalog';
-import { triggerSubtitle } from '../shared/messaging/trigger/description';
-import { messagingTriggerDescription, receiveEvent, WEBHOOK_CREDENTIAL_TESTS, WEBHOOK_LIFECYCLE } from '../shared/messaging/trigger/trigger';
+import { triggerSubtitle } from '../shared/chatAppMessaging/trigger/description';
+import { messagingTriggerDescription, receiveEvent, WEBHOOK_CREDENTIAL_TESTS, WEBHOOK_LIFECYCLE } from '../shared/chatAppMessaging/trigger/trigger';
 
 export class ChatAppMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {

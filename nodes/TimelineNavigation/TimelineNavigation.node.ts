@@ -1,5 +1,5 @@
-import { ActionNode } from '../shared/actions/actionNode';
-import { ALL_SERVICES } from '../shared/actions/registry';
+import { ActionNode } from '../shared/actionNode/actionNode';
+import { ALL_SERVICES } from '../shared/registry';
 import { ACTION_NODES } from '../shared/catalog';
 
 /** The combined package's action node: every operation of both services. */

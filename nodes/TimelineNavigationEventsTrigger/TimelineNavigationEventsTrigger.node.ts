@@ -1,8 +1,8 @@
-// The combined package's Timeline Navigation Events Trigger (../shared/timeline/trigger/trigger.ts).
+// The combined package's Timeline Navigation Events Trigger (../shared/timelineNavigation/trigger/trigger.ts).
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { TIMELINE_TRIGGERS } from '../shared/catalog';
-import { triggerSubtitle } from '../shared/timeline/trigger/description';
-import { poll, TIMELINE_TRIGGER_METHODS, timelineTriggerDescription } from '../shared/timeline/trigger/trigger';
+import { triggerSubtitle } from '../shared/timelineNavigation/trigger/description';
+import { poll, TIMELINE_TRIGGER_METHODS, timelineTriggerDescription } from '../shared/timelineNavigation/trigger/trigger';
 
 export class TimelineNavigationEventsTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,7 +1,7 @@
 /** Helpers of the queue-mode suite (not a test file itself). */
 import { randomUUID } from 'node:crypto';
 
-import { STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/shared/messaging/trigger/deliveryMemory';
+import { STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/shared/chatAppMessaging/trigger/deliveryMemory';
 import { DIGEST_LENGTH } from '../../nodes/shared/digest';
 import { executionsOf, queryN8nDatabase, type N8nDatabaseUser } from '../../tools/n8n/database';
 import type { N8nClient, WorkflowJson } from '../../tools/n8n/client';

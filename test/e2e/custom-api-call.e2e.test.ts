@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { RESOURCES } from '../../nodes/shared/actions/registry';
+import { RESOURCES } from '../../nodes/shared/registry';
 import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { waitFor } from '../../tools/shared/wait';
 import { creatorItem, newWorkflowWithManualTrigger, openBrowser, searchCreator, signIn, type Editor } from './browserSupport';

@@ -1,7 +1,8 @@
 // The modules under nodes/ form layers, and no module imports from a layer above its own: the
 // catalog, errors and the services' definitions at the bottom, then the run's state, the
-// transport, the field helpers, what each service's operations share, the operations, what
-// assembles a node, the one action-node definition, and the node classes n8n loads on top. A
+// transport, the field helpers, the action node framework (its router and description builder)
+// beside what each service's operations share, the operations, each service's actions and
+// triggers, the registry of both services, and the node classes n8n loads on top. A
 // module that reaches upward (say, the transport reading an editor field) fails here, naming the
 // import, and so does an import cycle, named module by module. A node of one service reaches no
 // module of the other service, so its package ships none. Imports are read with the TypeScript
@@ -23,11 +24,12 @@ const LAYERS: Array<[RegExp, number, string]> = [
 	[/^shared\/(catalog|digest|errors|n8nVersion|services|serviceTime)\.ts$/, 0, 'definitions'],
 	[/^shared\/execution\.ts$/, 1, 'the run'],
 	[/^shared\/transport\.ts$/, 2, 'transport'],
-	[/^shared\/fields\/|^shared\/actions\/operation\.ts$/, 3, 'fields and operation types'],
-	[/^shared\/(timeline|messaging)\/(\w+\/)?\w+\.operation\.ts$|^shared\/\w+\/\w+\/\w+\.resource\.ts$|^shared\/timeline\/trigger\/poll\.ts$/, 5, 'operations and the poll'],
-	[/^shared\/(timeline\/(resources|listSearch|trigger\/trigger)|messaging\/(resources|trigger\/trigger)|actions\/(registry|description))\.ts$/, 6, 'node assembly'],
-	[/^shared\/(timeline|messaging)\//, 4, 'what the operations of a service share'],
-	[/^shared\/actions\/actionNode\.ts$/, 7, 'action node definition'],
+	[/^shared\/fields\/|^shared\/actionNode\/operation\.ts$/, 3, 'fields and operation types'],
+	[/^shared\/actionNode\/(description|router|actionNode)\.ts$/, 4, 'the action node framework'],
+	[/^shared\/(timelineNavigation|chatAppMessaging)\/(\w+\/)?\w+\.operation\.ts$|^shared\/\w+\/\w+\/\w+\.resource\.ts$|^shared\/timelineNavigation\/trigger\/poll\.ts$/, 5, 'operations and the poll'],
+	[/^shared\/(timelineNavigation\/(resources|listSearch|trigger\/trigger)|chatAppMessaging\/(resources|trigger\/trigger))\.ts$/, 6, 'each service\'s actions and triggers'],
+	[/^shared\/(timelineNavigation|chatAppMessaging)\//, 4, 'what the operations of a service share'],
+	[/^shared\/registry\.ts$/, 7, 'every service\'s actions together'],
 	// One folder per node that n8n loads, holding its class (and its icons).
 	[/^\w+\/\w+\.node\.ts$/, 8, 'node class'],
 ];
@@ -184,6 +186,15 @@ describe('the layers of nodes/', () => {
 		expect(logic).toEqual([]);
 	});
 
+	it('names no folder as its parent folder is named', () => {
+		const folders = (dir: string): string[] =>
+			readdirSync(dir, { withFileTypes: true })
+				.filter((entry) => entry.isDirectory())
+				.flatMap((entry) => [join(dir, entry.name), ...folders(join(dir, entry.name))]);
+		const twins = folders(NODE_DIR).filter((folder) => folder.split('/').at(-1) === folder.split('/').at(-2));
+		expect(twins.map((folder) => relative(NODE_DIR, folder))).toEqual([]);
+	});
+
 	it('gives each node class a folder of its own, named as its file, and puts everything else in shared/', () => {
 		const outsideShared = files.map(name).filter((path) => !path.startsWith('shared/'));
 		expect(outsideShared.filter((path) => !/^(\w+)\/\1\.node\.ts$/.test(path))).toEqual([]);
@@ -209,7 +220,7 @@ describe('the layers of nodes/', () => {
 	});
 
 	it('keeps the credentials and the messaging trigger off the action nodes, but for the definitions', () => {
-		const trigger = ['ChatAppMessagingTrigger', 'ChatAppTrigger', 'shared/messaging/trigger'].map((folder) => join(NODE_DIR, folder));
+		const trigger = ['ChatAppMessagingTrigger', 'ChatAppTrigger', 'shared/chatAppMessaging/trigger'].map((folder) => join(NODE_DIR, folder));
 		const outside = [...sourceFiles(join(ROOT, 'credentials')), ...trigger.flatMap(sourceFiles)];
 		const reached = outside.flatMap((file) =>
 			relativeImports(file)
@@ -233,10 +244,10 @@ describe('the layers of nodes/', () => {
 	};
 
 	it.each([
-		['ChatAppMessaging/ChatAppMessaging.node.ts', 'shared/timeline/'],
-		['ChatAppTrigger/ChatAppTrigger.node.ts', 'shared/timeline/'],
-		['TimelineNavigationService/TimelineNavigationService.node.ts', 'shared/messaging/'],
-		['TimelineEventsTrigger/TimelineEventsTrigger.node.ts', 'shared/messaging/'],
+		['ChatAppMessaging/ChatAppMessaging.node.ts', 'shared/timelineNavigation/'],
+		['ChatAppTrigger/ChatAppTrigger.node.ts', 'shared/timelineNavigation/'],
+		['TimelineNavigationService/TimelineNavigationService.node.ts', 'shared/chatAppMessaging/'],
+		['TimelineEventsTrigger/TimelineEventsTrigger.node.ts', 'shared/chatAppMessaging/'],
 	])('%s, a node of one service, loads no module of %s', (node, otherService) => {
 		const reached = reachedFrom(node);
 		expect(reached.length).toBeGreaterThan(2);

@@ -63,7 +63,7 @@ describe.each(EXPECTED)('the built package %#, loaded the way n8n loads a commun
 		}
 	});
 
-	// The action nodes' descriptions are built by one class (nodes/shared/actions/actionNode.ts), where
+	// The action nodes' descriptions are built by one class (nodes/shared/actionNode/actionNode.ts), where
 	// the scanner's description rules (which read a literal `description` in a node's class) cannot
 	// see them: what those rules ask is checked here, on the description n8n loads.
 	it(`${definition.name}'s nodes have what n8n's scanner asks of a description: distinct light and dark icons, a subtitle, AI-tool use for actions only`, () => {
@@ -162,14 +162,14 @@ describe('each edition holds one service', () => {
 	const holds = (definition: PackageDefinition, part: string) => filesIn(packageDir(definition)).some((file) => file.includes(part));
 
 	it('the Chat-App Messaging package holds no timeline operation, credential or picker', () => {
-		for (const part of ['nodes/shared/timeline/', 'TimelineNavigationApi']) {
+		for (const part of ['nodes/shared/timelineNavigation/', 'TimelineNavigationApi']) {
 			expect({ part, held: holds(CHAT_APP_MESSAGING, part) }).toEqual({ part, held: false });
 		}
 		expect(descriptionOf(CHAT_APP_MESSAGING, 'chatAppMessaging').credentials?.map((credential) => credential.name)).toEqual(['chatAppMessagingApi']);
 	});
 
 	it('the Timeline Navigation package holds no message operation, Send and Wait, messaging trigger or messaging credential', () => {
-		for (const part of ['nodes/shared/messaging/', 'ChatAppMessagingTrigger', 'ChatAppMessagingApi', 'ChatAppWebhook']) {
+		for (const part of ['nodes/shared/chatAppMessaging/', 'ChatAppMessagingTrigger', 'ChatAppMessagingApi', 'ChatAppWebhook']) {
 			expect({ part, held: holds(TIMELINE_NAVIGATION, part) }).toEqual({ part, held: false });
 		}
 		const description = descriptionOf(TIMELINE_NAVIGATION, 'timelineNavigationService');
@@ -178,9 +178,9 @@ describe('each edition holds one service', () => {
 	});
 
 	it.each([
-		[COMBINED, ['ChatAppMessagingTrigger', 'TimelineNavigation', 'TimelineNavigationEventsTrigger', 'shared', 'shared/actions', 'shared/fields', 'shared/messaging', 'shared/timeline']],
-		[CHAT_APP_MESSAGING, ['ChatAppMessaging', 'ChatAppMessagingTrigger', 'ChatAppTrigger', 'shared', 'shared/actions', 'shared/fields', 'shared/messaging']],
-		[TIMELINE_NAVIGATION, ['TimelineEventsTrigger', 'TimelineNavigationEventsTrigger', 'TimelineNavigationService', 'shared', 'shared/actions', 'shared/fields', 'shared/timeline']],
+		[COMBINED, ['ChatAppMessagingTrigger', 'TimelineNavigation', 'TimelineNavigationEventsTrigger', 'shared', 'shared/actionNode', 'shared/chatAppMessaging', 'shared/fields', 'shared/timelineNavigation']],
+		[CHAT_APP_MESSAGING, ['ChatAppMessaging', 'ChatAppMessagingTrigger', 'ChatAppTrigger', 'shared', 'shared/actionNode', 'shared/chatAppMessaging', 'shared/fields']],
+		[TIMELINE_NAVIGATION, ['TimelineEventsTrigger', 'TimelineNavigationEventsTrigger', 'TimelineNavigationService', 'shared', 'shared/actionNode', 'shared/fields', 'shared/timelineNavigation']],
 	])('%# ships these folders of nodes/ (one per node, and the shared code of its services)', (definition, folders) => {
 		const nodesDir = join(packageDir(definition), 'dist', 'nodes');
 		const folder = (path: string) => readdirSync(join(nodesDir, path), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);

@@ -3,7 +3,7 @@
 // uses (from the operation registry), as a user's saved node has it.
 import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { RESOURCES } from '../../nodes/shared/actions/registry';
+import { RESOURCES } from '../../nodes/shared/registry';
 import { SERVICES } from '../../nodes/shared/services';
 import { runNode, type StoredCredential } from './harness';
 import { CUSTOMER, type OperationCase } from './operation-cases';

@@ -3,7 +3,7 @@
 // registered operation without an entry here (or without a case in a suite that asks for one
 // per operation) makes those suites fail to load, naming it: a new operation cannot slip past them.
 import type { IDataObject } from 'n8n-workflow';
-import { OPERATIONS, type RegisteredOperation } from '../../nodes/shared/actions/registry';
+import { OPERATIONS, type RegisteredOperation } from '../../nodes/shared/registry';
 import type { Service } from '../../nodes/shared/services';
 
 export const CUSTOMER = '+14155550123';

@@ -7,7 +7,7 @@
  */
 import { ObservableObject, type IDataObject } from 'n8n-workflow';
 
-import { deliveryMemory } from '../../nodes/shared/messaging/trigger/deliveryMemory';
+import { deliveryMemory } from '../../nodes/shared/chatAppMessaging/trigger/deliveryMemory';
 
 export interface MemoryCostRow {
 	events: number;

@@ -101,7 +101,7 @@ function timed(type: INodeType, method: 'poll' | 'execute', calls: TimedCall[]):
 
 interface Host {
 	request: Extract<PollProcessRequest, { kind: 'start' }>;
-	triggerMemory: typeof import('../../nodes/shared/timeline/trigger/memory');
+	triggerMemory: typeof import('../../nodes/shared/timelineNavigation/trigger/memory');
 	poller: HostedPoller;
 	nodeTypes: HarnessNodeTypes;
 	credentialsHelper: HarnessCredentialsHelper;
@@ -145,7 +145,7 @@ async function start(request: Extract<PollProcessRequest, { kind: 'start' }>): P
 		},
 	);
 	// The trigger's memory module as the loader loaded it (the built package), for the breakdown.
-	const triggerMemory = createRequire(path.join(packageDir(COMBINED), 'package.json'))('./dist/nodes/shared/timeline/trigger/memory.js') as Host['triggerMemory'];
+	const triggerMemory = createRequire(path.join(packageDir(COMBINED), 'package.json'))('./dist/nodes/shared/timelineNavigation/trigger/memory.js') as Host['triggerMemory'];
 	host = { request, triggerMemory, poller, nodeTypes, credentialsHelper, actionType: types.timelineNavigation, polls, monitors };
 	return { activation: pollAnswer(await poller.activate(), polls) };
 }

@@ -3,7 +3,7 @@
  * refuse as one wrong at its last (an early-exit comparison is ~300× faster for the first), and a
  * wrong user as long as a wrong password. A measurement, so it lives in the bench, not the tests.
  */
-import { checkBasicAuth, checkHeaderSecret } from '../../nodes/shared/messaging/trigger/authentication';
+import { checkBasicAuth, checkHeaderSecret } from '../../nodes/shared/chatAppMessaging/trigger/authentication';
 
 /** Median time of `check` over many runs, in nanoseconds. */
 function medianNs(check: () => unknown, runs: number): number {

@@ -7,9 +7,9 @@
  * to an execution is measured rather than assumed.
  */
 import { queryN8nDatabase, type N8nDatabaseUser } from '../n8n/database';
-import { STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/shared/messaging/trigger/deliveryMemory';
+import { STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/shared/chatAppMessaging/trigger/deliveryMemory';
 import { DIGEST_LENGTH } from '../../nodes/shared/digest';
-import { FIRST_MEMORY_KEY, MEMORY_KEY as POLL_MEMORY_KEY } from '../../nodes/shared/timeline/trigger/store';
+import { FIRST_MEMORY_KEY, MEMORY_KEY as POLL_MEMORY_KEY } from '../../nodes/shared/timelineNavigation/trigger/store';
 
 export interface StaticDataSize {
 	/** Bytes of the stored static data (0 when it has none). */

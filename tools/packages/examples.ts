@@ -8,8 +8,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MESSAGING_ACTIONS } from '../../nodes/shared/messaging/resources';
-import { TIMELINE_ACTIONS } from '../../nodes/shared/timeline/resources';
+import { MESSAGING_ACTIONS } from '../../nodes/shared/chatAppMessaging/resources';
+import { TIMELINE_ACTIONS } from '../../nodes/shared/timelineNavigation/resources';
 import { CHAT_APP_MESSAGING, COMBINED, EDITIONS, PROJECT_ROOT, TIMELINE_NAVIGATION, type PackageDefinition } from './packages';
 
 export const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'examples');

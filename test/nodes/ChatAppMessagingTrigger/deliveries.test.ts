@@ -5,7 +5,7 @@ import axios from 'axios';
 import { hostTrigger, type HostedTrigger, type HostTriggerOptions } from '../../support/harness';
 import { sandboxPerFile } from '../../support/sandbox';
 import type { InboundWebhookPayload, WebhookDelivery } from '../../../tools/sandbox/client';
-import { STORED_MEMORY_KEY } from '../../../nodes/shared/messaging/trigger/deliveryMemory';
+import { STORED_MEMORY_KEY } from '../../../nodes/shared/chatAppMessaging/trigger/deliveryMemory';
 
 const CUSTOMER = '+14155550123';
 const DAY_MS = 24 * 60 * 60 * 1000;

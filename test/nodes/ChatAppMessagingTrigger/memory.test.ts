@@ -10,8 +10,8 @@ import {
 	MAX_STORED,
 	STORED_MEMORY_KEY,
 	type StoredMemory,
-} from '../../../nodes/shared/messaging/trigger/deliveryMemory';
-import { previousInbound } from '../../../nodes/shared/messaging/trigger/senderMemory';
+} from '../../../nodes/shared/chatAppMessaging/trigger/deliveryMemory';
+import { previousInbound } from '../../../nodes/shared/chatAppMessaging/trigger/senderMemory';
 import { DIGEST_LENGTH } from '../../../nodes/shared/digest';
 
 const HOUR_MS = 60 * 60 * 1000;

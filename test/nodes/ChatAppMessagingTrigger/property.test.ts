@@ -3,7 +3,7 @@
 // (never 500), and a workflow starts exactly when the payload is a valid event.
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { checkEvent, readJsonObject, windowOpenUntil } from '../../../nodes/shared/messaging/trigger/events';
+import { checkEvent, readJsonObject, windowOpenUntil } from '../../../nodes/shared/chatAppMessaging/trigger/events';
 import { hostTrigger, type HostedTrigger } from '../../support/harness';
 import { inbound, status } from '../../support/trigger-payloads';
 

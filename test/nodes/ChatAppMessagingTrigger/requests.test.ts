@@ -18,7 +18,7 @@ import {
 	MAX_STORED,
 	STORED_MEMORY_KEY,
 	type StoredMemory,
-} from '../../../nodes/shared/messaging/trigger/deliveryMemory';
+} from '../../../nodes/shared/chatAppMessaging/trigger/deliveryMemory';
 import { DIGEST_LENGTH } from '../../../nodes/shared/digest';
 import { inbound, status } from '../../support/trigger-payloads';
 

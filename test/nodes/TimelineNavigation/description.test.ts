@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { NodeHelpers, Workflow, type INode } from 'n8n-workflow';
 import { ChatAppMessagingTrigger } from '../../../nodes/ChatAppMessagingTrigger/ChatAppMessagingTrigger.node';
 import { TimelineNavigation } from '../../../nodes/TimelineNavigation/TimelineNavigation.node';
-import { OPERATIONS } from '../../../nodes/shared/actions/registry';
+import { OPERATIONS } from '../../../nodes/shared/registry';
 import {
 	descriptionViews,
 	expandOperations,

@@ -1,8 +1,8 @@
 // The operation registry drives the node and the "every operation" suites. These tests show
 // the suites cannot be outrun by a new operation: one registered without its cases makes the
 // table of valid calls, and the bad-input suite's coverage check, fail with its name.
-import type { RegisteredOperation } from '../../../nodes/shared/actions/registry';
-import { OPERATIONS } from '../../../nodes/shared/actions/registry';
+import type { RegisteredOperation } from '../../../nodes/shared/registry';
+import { OPERATIONS } from '../../../nodes/shared/registry';
 import { SERVICES } from '../../../nodes/shared/services';
 import { operationCases, requireEveryOperation, uncovered, VALID_CALLS } from '../../support/operation-cases';
 

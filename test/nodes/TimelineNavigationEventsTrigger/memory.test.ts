@@ -1,7 +1,7 @@
 // The trigger's memory on its own: bounded, never forgetting what the service may list again, and
 // knowing an event by its content however the service writes its time.
 import { DIGEST_LENGTH } from '../../../nodes/shared/digest';
-import { FingerprintCache, fingerprinted, MAX_CATCH_UP_MS, MAX_UNLISTED, readSeen, sight, windowFor, type Listed, type Seen } from '../../../nodes/shared/timeline/trigger/memory';
+import { FingerprintCache, fingerprinted, MAX_CATCH_UP_MS, MAX_UNLISTED, readSeen, sight, windowFor, type Listed, type Seen } from '../../../nodes/shared/timelineNavigation/trigger/memory';
 
 const HOUR = 60 * 60 * 1000;
 const NOW = Date.parse('2030-06-01T12:00:00Z');

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { FIRST_MEMORY_KEY, MEMORY_KEY } from '../../../nodes/shared/timeline/trigger/store';
+import { FIRST_MEMORY_KEY, MEMORY_KEY } from '../../../nodes/shared/timelineNavigation/trigger/store';
 import { hostPoller, type HostedPoller } from '../../support/harness/poll';
 import type { HostPollerOptions } from '../../../tools/shared/poller';
 import { credentialsFor, useSandbox } from '../../support/node-support';

@@ -4,7 +4,7 @@
 // that found nothing, but never after the poll it runs at publication, runs no poll at a restart,
 // and gives each scheduled poll about 36 s.
 import type { IDataObject } from 'n8n-workflow';
-import { MEMORY_KEY } from '../../../nodes/shared/timeline/trigger/store';
+import { MEMORY_KEY } from '../../../nodes/shared/timelineNavigation/trigger/store';
 import type { HostPollerOptions } from '../../../tools/shared/poller';
 import { hostPoller, type HostedPoller } from '../../support/harness/poll';
 import { credentialsFor, useSandbox } from '../../support/node-support';
