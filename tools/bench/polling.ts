@@ -286,6 +286,7 @@ export async function setUpPollingPart(ctx: BenchContext): Promise<BenchPart> {
 					events: median(breakdowns.map((b) => b.events)),
 					parseMs: median(breakdowns.map((b) => b.parseMs)),
 					fingerprintMs: median(breakdowns.map((b) => b.fingerprintMs)),
+					cachedFingerprintMs: median(breakdowns.map((b) => b.cachedFingerprintMs)),
 					compareMs: median(breakdowns.map((b) => b.compareMs)),
 				},
 				n8nCheck: inN8n.check,

@@ -90,48 +90,54 @@ class CanonicalWriter {
 /** Each thing the service listed with its digest and time, in the service's order. */
 export function fingerprinted(entries: IDataObject[], timeOf: (entry: IDataObject) => unknown, cache?: FingerprintCache): Listed[] {
 	const writer = new CanonicalWriter();
-	const known = cache?.lastListing();
-	const fingerprints: Listing = new Map();
+	const known = cache?.listing();
 	const listed = entries.map((json) => {
 		// Keyed by the thing as the service wrote it: the same text is the same thing, with the same digest and time.
 		const asListed = known && JSON.stringify(json);
-		const fingerprint = (asListed && known.get(asListed)) || { digest: digestOf(writer.text(json)), at: parseServiceTime(timeOf(json)) };
-		if (asListed) fingerprints.set(asListed, fingerprint);
-		return { json, ...fingerprint };
+		let fingerprint = asListed ? known.get(asListed) : undefined;
+		if (!fingerprint) {
+			fingerprint = { digest: digestOf(writer.text(json)), at: parseServiceTime(timeOf(json)) };
+			if (asListed) known.set(asListed, fingerprint);
+		}
+		return { json, digest: fingerprint.digest, at: fingerprint.at };
 	});
-	cache?.remember(fingerprints);
+	cache?.listed(entries.length);
 	return listed;
 }
 
-/** A listing's fingerprints by the things' JSON as listed. */
+/** Listed things' fingerprints by the things' JSON as listed. */
 type Listing = Map<string, Pick<Listed, 'digest' | 'at'>>;
 
-/** At most this many listed things' digests are kept in a process, over every watched thing. */
+/** At most this many listed things' fingerprints are kept in a process, over every watched thing. */
 const MAX_CACHED = 50_000;
-/** Per watched thing (by workflow, node and what it watches): its last listing's digests, least recently used first. */
-const lastListings = new Map<string, Listing>();
+/** Per watched thing (by workflow, node and what it watches): the fingerprints it listed lately, least recently used first. */
+const listings = new Map<string, Listing>();
 
 /**
- * The fingerprints (digest and time) of a watched thing's last listing, kept in this n8n process:
- * a poll then fingerprints only what changed since the last (a fingerprint per event was most of
- * a poll's own work). A cache only: a restart or another process fingerprints everything again,
- * with the same result.
+ * The fingerprints (digest and time) of what a watched thing listed lately, kept in this n8n
+ * process: a poll then fingerprints only what changed since the last (a fingerprint per event was
+ * most of a poll's own work). Things no longer listed are dropped once they are as many as those
+ * listed. A cache only: a restart or another process fingerprints everything again, with the same
+ * result.
  */
 export class FingerprintCache {
 	constructor(private readonly scope: string) {}
 
-	lastListing(): Listing {
-		const last = lastListings.get(this.scope) ?? new Map();
-		lastListings.delete(this.scope);
-		return last;
+	/** The listing to read and add to; it becomes the most recently used. */
+	listing(): Listing {
+		const listing = listings.get(this.scope) ?? new Map();
+		listings.delete(this.scope);
+		listings.set(this.scope, listing);
+		return listing;
 	}
 
-	remember(listing: Listing): void {
-		lastListings.set(this.scope, listing);
-		let held = [...lastListings.values()].reduce((sum, listing) => sum + listing.size, 0);
-		for (const [scope, listing] of lastListings) {
+	/** After a listing of `count` things: start afresh when more than as many again are held, and keep the process's bound. */
+	listed(count: number): void {
+		if ((listings.get(this.scope)?.size ?? 0) > 2 * count) listings.set(this.scope, new Map());
+		let held = [...listings.values()].reduce((sum, listing) => sum + listing.size, 0);
+		for (const [scope, listing] of listings) {
 			if (held <= MAX_CACHED) break;
-			lastListings.delete(scope);
+			listings.delete(scope);
 			held -= listing.size;
 		}
 	}
