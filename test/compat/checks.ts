@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import type { N8nClient, StoredCredential, WorkflowJson } from '../../tools/n8n/client';
+import { fetchOnOpenConnection, type N8nClient, type StoredCredential, type WorkflowJson } from '../../tools/n8n/client';
 import { SEND_AND_WAIT_FLOOR } from '../../nodes/shared/n8nVersion';
 import { WORKS } from '../../tools/compat/results';
 import { CREDENTIAL_TYPES } from '../../tools/n8n/communityPackage';
@@ -94,7 +94,7 @@ async function whilePublished(n8n: N8nClient, workflow: WorkflowJson, use: (id: 
 /** A JSON POST to a production webhook once n8n has registered it; the answer's status. */
 async function postToWebhook(n8n: N8nClient, path: string, body: object = {}): Promise<number> {
 	const res = await onceRegistered(() =>
-		fetch(`${n8n.webhookBaseUrl}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+		fetchOnOpenConnection(`${n8n.webhookBaseUrl}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
 	);
 	await res.text();
 	return res.status;
@@ -149,7 +149,7 @@ async function throughWebhook(ctx: SmokeContext, node: Record<string, any>, sent
 
 /** The newest version n8n serves of a node type (n8n's own nodes change their parameters by version). */
 async function newestVersion(n8n: N8nClient, type: string): Promise<number | undefined> {
-	const res = await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } });
+	const res = await fetchOnOpenConnection(`${n8n.url}/types/nodes.json`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } });
 	const versions = ((await res.json()) as Array<{ name: string; version: number | number[] }>)
 		.filter((t) => t.name === type)
 		.flatMap((t) => (Array.isArray(t.version) ? t.version : [t.version]));
@@ -204,7 +204,7 @@ export const CHECKS: readonly SmokeCheck[] = [
 			const workflow = { name: `Compat trigger ${webhookId.slice(0, 8)}`, nodes: [trigger], connections: {}, settings: { executionOrder: 'v1' } };
 			return whilePublished(ctx.n8n, workflow, async (id) => {
 				const deliver = (secret: string) =>
-					fetch(`${ctx.n8n.webhookBaseUrl}/${webhookId}/chat-app`, {
+					fetchOnOpenConnection(`${ctx.n8n.webhookBaseUrl}/${webhookId}/chat-app`, {
 						method: 'POST',
 						headers: { 'content-type': 'application/json', [SANDBOX_WEBHOOK_AUTH.headerName]: secret },
 						body: JSON.stringify({ ...statusDelivery, message_id: `msg_${randomUUID()}` }),
@@ -378,7 +378,7 @@ export const CHECKS: readonly SmokeCheck[] = [
 
 /** The action node's display name as n8n serves it (the node panel lists it so). */
 async function actionDisplayName(ctx: SmokeContext): Promise<string> {
-	const res = await fetch(`${ctx.n8n.url}/types/nodes.json`, { headers: { cookie: ctx.n8n.cookie, 'browser-id': ctx.n8n.browserId } });
+	const res = await fetchOnOpenConnection(`${ctx.n8n.url}/types/nodes.json`, { headers: { cookie: ctx.n8n.cookie, 'browser-id': ctx.n8n.browserId } });
 	const type = ((await res.json()) as Array<{ name: string; displayName: string }>).find((t) => t.name === ctx.pkg.nodes.action);
 	if (!type) throw new Error(`n8n does not serve ${ctx.pkg.nodes.action}`);
 	return type.displayName;

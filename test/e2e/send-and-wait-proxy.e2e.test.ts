@@ -100,7 +100,13 @@ test.each([
 	const { executionId, link } = await ask(answer === 'approve' ? '$120' : '$5');
 	expect(link).toMatch(new RegExp(`^${proxy.url}${WAITING}${executionId}/[^?]+\\?signature=[0-9a-f]{64}$`));
 
-	const page = await fetch(link);
+	// The message can arrive before n8n has saved the execution as waiting: the page answers 409 till then.
+	const page = await waitFor('n8n to take the link', async () => {
+		const res = await fetch(link);
+		if (res.status !== 409) return res;
+		await res.text();
+		return false;
+	}, { timeoutMs: 30_000, intervalMs: 500 });
 	expect(page.status).toBe(200);
 	const html = await page.text();
 	expect(html).not.toContain('Invalid Form Link');

@@ -3,7 +3,7 @@
  * and Wait for Response) → After (No Operation), and the answer as a browser posts the page's form.
  */
 import { randomUUID } from 'node:crypto';
-import type { StoredCredential, WorkflowJson } from '../../tools/n8n/client';
+import { fetchOnOpenConnection, type StoredCredential, type WorkflowJson } from '../../tools/n8n/client';
 import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { workflowNode } from './workflowNode';
 
@@ -45,5 +45,5 @@ export function sendAndWaitWorkflow(o: {
 export async function postAnswer(link: string, fields: Record<string, string>): Promise<Response> {
 	const form = new FormData();
 	for (const [name, value] of Object.entries(fields)) form.append(name, value);
-	return await fetch(link, { method: 'POST', body: form });
+	return await fetchOnOpenConnection(link, { method: 'POST', body: form });
 }

@@ -185,6 +185,25 @@ export function restHeaders(cookie: string): Record<string, string> {
 	return { cookie, 'browser-id': BROWSER_ID };
 }
 
+/**
+ * `fetch`, sent again once when it went out on a kept-alive connection the server had closed.
+ * n8n closes an idle connection after 5 s; when this process was too busy to notice in time (a
+ * loaded machine, a blocking child process), the request never reached n8n: sending it again is
+ * safe, also for a POST. Any other failure is thrown with its cause's code in the message.
+ */
+export async function fetchOnOpenConnection(url: string, init?: RequestInit): Promise<Response> {
+	const codeOf = (err: unknown) => (err as { cause?: { code?: string } })?.cause?.code;
+	try {
+		return await fetch(url, init).catch((err) => {
+			if (codeOf(err) !== 'UND_ERR_SOCKET') throw err;
+			return fetch(url, init);
+		});
+	} catch (err) {
+		const code = codeOf(err);
+		throw code ? new Error(`${init?.method ?? 'GET'} ${url}: ${(err as Error).message} (${code})`, { cause: err }) : err;
+	}
+}
+
 export async function request(
 	url: string,
 	method: string,
@@ -193,7 +212,7 @@ export async function request(
 	allowError = false,
 ): Promise<HttpResult> {
 	const send = () =>
-		fetch(url, {
+		fetchOnOpenConnection(url, {
 			method,
 			headers: {
 				accept: 'application/json',
@@ -202,13 +221,7 @@ export async function request(
 			},
 			body: body !== undefined ? JSON.stringify(body) : undefined,
 		});
-	let res = await send().catch(async (err) => {
-		// n8n closes an idle kept-alive connection after 5 s; when this process was too busy to
-		// notice in time (a loaded machine, a blocking child process), the request goes out on the
-		// closed connection and never reaches n8n: it is safe to send again, once.
-		if ((err as { cause?: { code?: string } })?.cause?.code !== 'UND_ERR_SOCKET') throw err;
-		return send();
-	});
+	let res = await send();
 	// On a saturated machine n8n's database ping can time out and n8n then answers 503
 	// ("Database is not ready!") for a while: a read is safe to repeat.
 	for (let attempt = 1; res.status === 503 && method === 'GET' && attempt <= 30; attempt++) {
