@@ -188,14 +188,18 @@ export function restHeaders(cookie: string): Record<string, string> {
 /**
  * `fetch`, sent again once when it went out on a kept-alive connection the server had closed.
  * n8n closes an idle connection after 5 s; when this process was too busy to notice in time (a
- * loaded machine, a blocking child process), the request never reached n8n: sending it again is
- * safe, also for a POST. Any other failure is thrown with its cause's code in the message.
+ * loaded machine, a blocking child process), the request meets the closed connection: "other
+ * side closed" before it reached n8n (safe to send again, also a POST), or a reset (sent again
+ * for a read only: a reset can also end a request n8n took). Any other failure is thrown with its
+ * cause's code in the message.
  */
 export async function fetchOnOpenConnection(url: string, init?: RequestInit): Promise<Response> {
 	const codeOf = (err: unknown) => (err as { cause?: { code?: string } })?.cause?.code;
+	const isRead = ['GET', 'HEAD'].includes((init?.method ?? 'GET').toUpperCase());
 	try {
 		return await fetch(url, init).catch((err) => {
-			if (codeOf(err) !== 'UND_ERR_SOCKET') throw err;
+			const code = codeOf(err);
+			if (code !== 'UND_ERR_SOCKET' && !(code === 'ECONNRESET' && isRead)) throw err;
 			return fetch(url, init);
 		});
 	} catch (err) {
