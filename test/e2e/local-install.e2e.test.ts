@@ -89,8 +89,14 @@ test('the install block of docs/packages.md, run for each package, gives an n8n 
 			connections: { Start: { main: [[{ node: 'Act', type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
 		});
-		const result = await n8n.executeWorkflow(id);
-		expect({ name, code: result.code }).toEqual({ name, code: 0 });
+		let result = await n8n.executeWorkflow(id);
+		if (result.code === null && (await sandbox.requests({ path: call.path })).length === 0) {
+			// The CLI (a whole second n8n process) was ended by a signal before the node ran: once,
+			// at load 6 beside the other suites. That is not the package's doing; run it once more.
+			console.log(`n8n execute for ${name} ended by ${result.signal} before the node ran; run again. Its last output: ${(result.stderr || result.stdout).slice(-500)}`);
+			result = await n8n.executeWorkflow(id);
+		}
+		expect({ name, code: result.code, signal: result.signal, output: result.code === 0 ? '' : (result.stderr || result.stdout).slice(-1000) }).toEqual({ name, code: 0, signal: null, output: '' });
 		const requests = await sandbox.requests({ path: call.path });
 		expect({ name, answered: requests.map((r) => r.responseStatus) }).toEqual({ name, answered: [200] });
 	}
