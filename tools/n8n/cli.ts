@@ -16,6 +16,8 @@ export interface CliResult {
 export interface ExecuteResult extends CliResult {
 	/** The parsed JSON n8n printed (the run data), or undefined if none could be parsed. */
 	data: any;
+	/** A signal ended the CLI after it had printed the finished run; `code` is then what the run's outcome gives. */
+	endedBySignalAfterRun?: boolean;
 }
 
 /**
