@@ -12,7 +12,7 @@ import * as path from 'node:path';
 
 import { N8N_FLOOR } from '../../nodes/shared/n8nVersion';
 import { CREDENTIAL_TYPES, NODE_TYPES } from '../../tools/n8n/communityPackage';
-import type { StoredCredential } from '../../tools/n8n/client';
+import { fetchOnOpenConnection, type StoredCredential } from '../../tools/n8n/client';
 import { startN8n, type N8nInstance } from '../../tools/n8n/instance';
 import { freePort } from '../../tools/n8n/processes';
 import { ARTIFACTS_DIR, ensureRuntime, runtimeById } from '../../tools/n8n/runtime';
@@ -51,7 +51,7 @@ afterAll(async () => {
 
 describe(`on n8n ${runtime.n8nVersion}, older than ${N8N_FLOOR}`, () => {
 	test('n8n loads every node of the package (no "Class could not be found"), each with the notice above its own fields', async () => {
-		const res = await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } });
+		const res = await fetchOnOpenConnection(`${n8n.url}/types/nodes.json`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } });
 		const served = ((await res.json()) as Array<{ name: string; properties: Array<{ type: string; displayName: string }> }>).filter((t) => PACKAGE_TYPES.includes(t.name));
 		// n8n puts its own Poll Times above a polling trigger's fields
 		const ownFields = (t: (typeof served)[number]) => t.properties.filter((property) => (property as { name?: string }).name !== 'pollTimes');
@@ -74,7 +74,7 @@ describe(`on n8n ${runtime.n8nVersion}, older than ${N8N_FLOOR}`, () => {
 			settings: { executionOrder: 'v1' },
 		});
 		await n8n.activate(id);
-		const called = await onceRegistered(() => fetch(`${n8n.webhookBaseUrl}/${webhookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+		const called = await onceRegistered(() => fetchOnOpenConnection(`${n8n.webhookBaseUrl}/${webhookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
 		await called.text();
 		const execution = await waitFor('the execution to end', async () => (await n8n.executions(id)).find((e) => e.stoppedAt), { timeoutMs: 30_000 });
 		const error = execution.data.resultData.error;

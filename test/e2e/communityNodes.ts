@@ -16,7 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { EXAMPLE_FILES, readExample } from '../../tools/n8n/examples';
-import type { N8nClient, WorkflowJson } from '../../tools/n8n/client';
+import { fetchOnOpenConnection, type N8nClient, type WorkflowJson } from '../../tools/n8n/client';
 import { NODE_TYPES, PACKAGE_NAME } from '../../tools/n8n/communityPackage';
 import { startN8n, type N8nInstance } from '../../tools/n8n/instance';
 import { freePort } from '../../tools/n8n/processes';
@@ -165,7 +165,7 @@ export function registrySetup(o: {
 
 /** Switches the custom-registry licence feature through n8n's test-mode endpoint. */
 export async function setCustomRegistryFeature(n8n: N8nInstance, enabled: boolean): Promise<void> {
-	const res = await fetch(`${n8n.url}/rest/e2e/feature`, {
+	const res = await fetchOnOpenConnection(`${n8n.url}/rest/e2e/feature`, {
 		method: 'PATCH',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ feature: CUSTOM_REGISTRY_FEATURE, enabled }),
@@ -187,7 +187,7 @@ export async function servedNodeTypes(
 	const deadline = Date.now() + 20_000;
 	let served: string[] = [];
 	for (;;) {
-		const res = await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } });
+		const res = await fetchOnOpenConnection(`${n8n.url}/types/nodes.json`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } });
 		if (res.status !== 200) throw new Error(`/types/nodes.json answered HTTP ${res.status}`);
 		try {
 			const names = ((await res.json()) as Array<{ name: string }>).map((t) => t.name);
@@ -248,7 +248,7 @@ export async function anchorThroughWebhook(n8n: N8nInstance, webhookPath: string
 	const deadline = Date.now() + 10_000;
 	let res: Response;
 	for (;;) {
-		res = await fetch(`${n8n.webhookBaseUrl}/${webhookPath}`, {
+		res = await fetchOnOpenConnection(`${n8n.webhookBaseUrl}/${webhookPath}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ description }),

@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { EXAMPLE_FILES, readExample } from '../../tools/n8n/examples';
-import type { N8nClient, StoredCredential, WorkflowJson } from '../../tools/n8n/client';
+import { fetchOnOpenConnection, type N8nClient, type StoredCredential, type WorkflowJson } from '../../tools/n8n/client';
 import { CREDENTIAL_TYPES, NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { SANDBOX_WEBHOOK_AUTH } from '../../tools/n8n/sandboxCredentials';
 import type { RecordedRequest } from '../../tools/sandbox/types';
@@ -125,7 +125,7 @@ function throughWebhook(
 		async outcome(n8n) {
 			const marker = `Marker-${randomUUID()}`;
 			const res = await onceRegistered(() =>
-				fetch(`${n8n.webhookBaseUrl}/${path}`, {
+				fetchOnOpenConnection(`${n8n.webhookBaseUrl}/${path}`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json' },
 					body: JSON.stringify({ marker }),
@@ -205,7 +205,7 @@ export function triggerUse(triggerType: string, credential: StoredCredential): C
 	const template = exampleNode(EXAMPLE_FILES.statusWebhook, NODE_TYPES.trigger, 'On Message Status');
 	const webhookId = randomUUID();
 	const deliver = (n8n: N8nClient, headers: Record<string, string>) =>
-		fetch(`${n8n.webhookBaseUrl}/${webhookId}/chat-app`, {
+		fetchOnOpenConnection(`${n8n.webhookBaseUrl}/${webhookId}/chat-app`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', ...headers },
 			body: JSON.stringify({ ...statusDelivery, message_id: `msg_${randomUUID()}` }),

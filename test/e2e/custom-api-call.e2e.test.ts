@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { RESOURCES } from '../../nodes/shared/registry';
+import { fetchOnOpenConnection } from '../../tools/n8n/client';
 import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { waitFor } from '../../tools/shared/wait';
 import { creatorItem, newWorkflowWithManualTrigger, openBrowser, searchCreator, signIn, type Editor } from './browserSupport';
@@ -55,7 +56,7 @@ async function editorNodeTypes(): Promise<NodeTypeJson[]> {
 		() => `GET /types/nodes.json to arrive whole (last: ${problem})`,
 		async () => {
 			try {
-				const res = await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie: n8n.cookie } });
+				const res = await fetchOnOpenConnection(`${n8n.url}/types/nodes.json`, { headers: { cookie: n8n.cookie } });
 				if (!res.ok) throw new Error(`HTTP ${res.status}`);
 				return JSON.parse(await res.text()) as NodeTypeJson[];
 			} catch (error) {

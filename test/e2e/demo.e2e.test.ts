@@ -13,6 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 
+import { fetchOnOpenConnection } from '../../tools/n8n/client';
 import { STATE_FILE } from '../../tools/n8n/demoExamples';
 import { EXAMPLE_DATA, EXAMPLE_FILES, readExample } from '../../tools/n8n/examples';
 import { freePort } from '../../tools/n8n/processes';
@@ -58,13 +59,13 @@ const api = (banner: string, method: string, apiPath: string, body?: object) => 
 
 /** The editor's REST API, signed in as the owner the banner names. */
 async function rest(method: string, restPath: string, body?: object): Promise<any> {
-	const login = await fetch(`${n8nUrl()}/rest/login`, {
+	const login = await fetchOnOpenConnection(`${n8nUrl()}/rest/login`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
 		body: JSON.stringify({ emailOrLdapLoginId: DEFAULT_OWNER.email, password: DEFAULT_OWNER.password }),
 	});
 	const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='))!;
-	const res = await fetch(`${n8nUrl()}/rest${restPath}`, {
+	const res = await fetchOnOpenConnection(`${n8nUrl()}/rest${restPath}`, {
 		method,
 		headers: { cookie, 'browser-id': BROWSER_ID, ...(body ? { 'content-type': 'application/json' } : {}) },
 		body: body ? JSON.stringify(body) : undefined,

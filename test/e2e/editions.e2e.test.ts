@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 
 import { EXAMPLE_DATA, EXAMPLE_FILES, inboundReplyText, readExample, seedExampleData } from '../../tools/n8n/examples';
-import { wireCredentials, type StoredCredential } from '../../tools/n8n/client';
+import { fetchOnOpenConnection, type StoredCredential, wireCredentials } from '../../tools/n8n/client';
 import { sandboxCredentials, webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
 import { waitFor } from '../../tools/shared/wait';
 import { sendAndWaitWorkflow } from '../support/sendAndWaitWorkflow';
@@ -134,7 +134,7 @@ describe(`the single-service packages from a registry, through Settings → Comm
 		});
 		const id = await publishWorkflow(setup.n8n, workflow);
 		const started = await onceRegistered(() =>
-			fetch(`${setup.n8n.webhookBaseUrl}/${webhookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+			fetchOnOpenConnection(`${setup.n8n.webhookBaseUrl}/${webhookPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
 		);
 		expect(started.status).toBe(200);
 
@@ -180,7 +180,7 @@ describe(`the single-service packages from a registry, through Settings → Comm
 		// the sandbox delivers once: wait until n8n has registered the URL (a status event is
 		// acknowledged without starting this inbound-only workflow)
 		await onceRegistered(() =>
-			fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ ...statusDelivery, message_id: `msg_${randomUUID()}` }) }),
+			fetchOnOpenConnection(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ ...statusDelivery, message_id: `msg_${randomUUID()}` }) }),
 		);
 		await sandbox.setWebhook(url, headers);
 

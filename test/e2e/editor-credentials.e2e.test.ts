@@ -9,7 +9,7 @@
  * (NodeCredentials.vue), so after switching to the other service's resource the field waits
  * for one pick; see docs/compatibility.md, "In the editor".
  */
-import type { StoredCredential } from '../../tools/n8n/client';
+import { fetchOnOpenConnection, type StoredCredential } from '../../tools/n8n/client';
 import { CREDENTIAL_TYPES, NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { creatorItem, newWorkflowWithManualTrigger, openBrowser, searchCreator, signIn, type Editor } from './browserSupport';
 import { waitFor } from '../../tools/shared/wait';
@@ -61,7 +61,7 @@ beforeAll(async () => {
 		waitFor(
 			`n8n to serve /types/${file}`,
 			async () => {
-				const response = await fetch(`${n8n.url}/types/${file}`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } }).catch(
+				const response = await fetchOnOpenConnection(`${n8n.url}/types/${file}`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } }).catch(
 					() => undefined,
 				);
 				return response?.ok ? await response.json() : undefined;

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 
+import { fetchOnOpenConnection } from '../../tools/n8n/client';
 import { portIsFree } from '../../tools/n8n/processes';
 import { PROJECT_ROOT } from '../../tools/n8n/runtime';
 import { waitFor } from '../../tools/shared/wait';
@@ -135,7 +136,7 @@ export async function stopDemo(started: Started, ports: DemoPorts): Promise<void
 /** n8n's public API of a started demo, with the key its banner (or output) prints; throws on an error status. */
 export async function demoApi(banner: string, ports: DemoPorts, method: string, apiPath: string, body?: object): Promise<any> {
 	const key = /X-N8N-API-KEY: ([^)\s]+)/.exec(banner)![1];
-	const res = await fetch(`http://127.0.0.1:${ports.n8n}/api/v1${apiPath}`, {
+	const res = await fetchOnOpenConnection(`http://127.0.0.1:${ports.n8n}/api/v1${apiPath}`, {
 		method,
 		headers: { 'X-N8N-API-KEY': key, ...(body ? { 'content-type': 'application/json' } : {}) },
 		body: body ? JSON.stringify(body) : undefined,

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 
+import { fetchOnOpenConnection } from '../../tools/n8n/client';
 import { EXAMPLE_DATA, EXAMPLE_FILES, readExample } from '../../tools/n8n/examples';
 import { freePort } from '../../tools/n8n/processes';
 import { PROJECT_ROOT } from '../../tools/n8n/runtime';
@@ -184,7 +185,7 @@ test('on the page: Ada writes and example 02\'s reply is read; a repeat gets no 
 	const added = Date.now();
 
 	// Send and Wait: a refund over $100 asks the manager, whose window is closed: the template with the link.
-	const posted = await fetch(`http://127.0.0.1:${ports.n8n}/webhook/refund-request`, {
+	const posted = await fetchOnOpenConnection(`http://127.0.0.1:${ports.n8n}/webhook/refund-request`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ order: '#1042', amount: 250, customer_name: 'Ada', customer_phone: ADA }),

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { wireCredentials, type StoredCredential, type WorkflowJson } from '../../tools/n8n/client';
+import { fetchOnOpenConnection, type StoredCredential, wireCredentials, type WorkflowJson } from '../../tools/n8n/client';
 import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 import type { N8nInstance } from '../../tools/n8n/instance';
 import { waitFor } from '../../tools/shared/wait';
@@ -93,7 +93,7 @@ export async function activateFixture(n8n: N8nInstance, file: FixtureFile, crede
 			expected: { requests: fixture.expected.requests },
 			run: async () => {
 				await sandbox.clearRequests();
-				const res = await onceRegistered(() => fetch(`${n8n.webhookBaseUrl}/${path}`, { method: 'POST' }));
+				const res = await onceRegistered(() => fetchOnOpenConnection(`${n8n.webhookBaseUrl}/${path}`, { method: 'POST' }));
 				if (res.status !== 200) throw new Error(`${file.id} answered HTTP ${res.status}: ${await res.text()}`);
 				return { requests: await requestsSoFar() };
 			},
@@ -116,7 +116,7 @@ export async function activateFixture(n8n: N8nInstance, file: FixtureFile, crede
 			for (const delivery of fixture.deliveries ?? []) {
 				const body = { ...delivery.body, message_id: `${String(delivery.body.message_id)}-round-${round}` };
 				const post = () =>
-					fetch(url, {
+					fetchOnOpenConnection(url, {
 						method: 'POST',
 						headers: { 'content-type': 'application/json', ...delivery.headers },
 						body: JSON.stringify(body),

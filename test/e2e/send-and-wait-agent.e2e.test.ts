@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelServer } from '../support/model-server';
 import { agentWorkflow, fastForwardTool, HUMAN_REVIEW_NODE_TYPE, scriptedModel } from './agentWorkflow';
-import type { StoredCredential } from '../../tools/n8n/client';
+import { fetchOnOpenConnection, type StoredCredential } from '../../tools/n8n/client';
 import { postAnswer } from '../support/sendAndWaitWorkflow';
 import { env, executionsWithWaiting, n8n, postToWebhook, sandbox, waitForExecutionsWhere } from './support';
 
@@ -81,7 +81,7 @@ async function endOf(id: string, executionId: string) {
 }
 
 test('n8n offers the package\'s Send and Wait as a human-review tool', async () => {
-	const res = await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } });
+	const res = await fetchOnOpenConnection(`${n8n.url}/types/nodes.json`, { headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId } });
 	const review = ((await res.json()) as any[]).find((type) => type.name === HUMAN_REVIEW_NODE_TYPE);
 	expect(review).toEqual(expect.objectContaining({ subtitle: 'Send and wait', description: 'Request human approval for tools' }));
 	expect(review.properties.find((p: any) => p.name === 'operation')).toEqual(expect.objectContaining({ type: 'hidden', default: 'sendAndWait' }));
@@ -98,7 +98,7 @@ test('the agent asks the manager over chat before the timeline action, and acts 
 	expect(question).toBe(`Fast_Forward: the agent wants to move time forward by 2 hours. Allow it?\n\nApprove or Decline: ${link}`);
 	expect(await timelineRequests()).toEqual([]);
 
-	const page = await fetch(link);
+	const page = await fetchOnOpenConnection(link);
 	expect(await page.text()).toContain('Fast_Forward: the agent wants to move time forward by 2 hours. Allow it?');
 	expect(await timelineRequests()).toEqual([]);
 	expect((await postAnswer(link, { answer: 'approve' })).status).toBe(200);

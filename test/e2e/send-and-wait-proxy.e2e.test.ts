@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 
-import { wireCredentials } from '../../tools/n8n/client';
+import { fetchOnOpenConnection, wireCredentials } from '../../tools/n8n/client';
 import { startN8n, type N8nInstance } from '../../tools/n8n/instance';
 import { freePort } from '../../tools/n8n/processes';
 import { startProxy, type WebhookProxy } from '../../tools/n8n/proxy';
@@ -71,7 +71,7 @@ afterAll(async () => {
 /** Starts the workflow through the proxy; returns the waiting execution's id and the link the manager received. */
 async function ask(amount: string): Promise<{ executionId: string; link: string }> {
 	const started = await waitFor('the webhook through the proxy', async () => {
-		const res = await fetch(`${proxy.url}${PREFIX}/webhook/${workflowPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount }) });
+		const res = await fetchOnOpenConnection(`${proxy.url}${PREFIX}/webhook/${workflowPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount }) });
 		return res.status !== 404 && res;
 	}, { timeoutMs: 10_000, intervalMs: 250 });
 	expect(started.status).toBe(200);
@@ -102,7 +102,7 @@ test.each([
 
 	// The message can arrive before n8n has saved the execution as waiting: the page answers 409 till then.
 	const page = await waitFor('n8n to take the link', async () => {
-		const res = await fetch(link);
+		const res = await fetchOnOpenConnection(link);
 		if (res.status !== 409) return res;
 		await res.text();
 		return false;

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
+import { fetchOnOpenConnection } from '../../tools/n8n/client';
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, seedExampleData } from '../../tools/n8n/examples';
 import { postAnswer, sendAndWaitWorkflow } from '../support/sendAndWaitWorkflow';
 import { openBrowser, type Editor } from './browserSupport';
@@ -171,7 +172,7 @@ test('a forged link is refused and answers nothing', async () => {
 	const forged = link.replace(/signature=([0-9a-f])/, (_all, c: string) => `signature=${c === 'a' ? 'b' : 'a'}`);
 	const unsigned = link.replace(/\?signature=.*$/, '');
 	for (const url of [forged, unsigned]) {
-		const opened = await fetch(url);
+		const opened = await fetchOnOpenConnection(url);
 		expect(opened.status).toBe(401);
 		const posted = await postAnswer(url, { answer: 'approve' });
 		expect(posted.status).toBe(401);

@@ -4,7 +4,7 @@
  * an item with a wrong field fails naming that input field and the item.
  */
 import { randomUUID } from 'node:crypto';
-import type { WorkflowJson } from '../../tools/n8n/client';
+import { fetchOnOpenConnection, type WorkflowJson } from '../../tools/n8n/client';
 import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { workflowNode } from '../support/workflowNode';
 import { env, n8n, onceRegistered, sandbox, waitForExecutions } from './support';
@@ -45,7 +45,7 @@ function mappedSendTextWorkflow(): WorkflowJson {
 
 async function post(items: object[]): Promise<{ status: number; body: any }> {
 	const res = await onceRegistered(() =>
-		fetch(`${n8n.webhookBaseUrl}/${PATH}`, {
+		fetchOnOpenConnection(`${n8n.webhookBaseUrl}/${PATH}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ items }),

@@ -4,6 +4,7 @@
  * button, POST /rest/credentials/test) passes with the sandbox keys and fails with a wrong one;
  * the messaging key's verdict follows the HTTP status (401/403 fail, 404 passes) whatever the body.
  */
+import { fetchOnOpenConnection } from '../../tools/n8n/client';
 import { CREDENTIAL_TYPES, NODE_TYPES } from '../../tools/n8n/communityPackage';
 import type { FaultSpec } from '../../tools/sandbox/types';
 import { ERROR_BODY_SHAPES } from '../../tools/sandbox/testkit';
@@ -28,7 +29,7 @@ describe('the package in a real n8n', () => {
 	});
 
 	test('the editor is served every credential type of the package', async () => {
-		const res = await fetch(`${n8n.url}/types/credentials.json`, {
+		const res = await fetchOnOpenConnection(`${n8n.url}/types/credentials.json`, {
 			headers: { cookie: n8n.cookie, 'browser-id': n8n.browserId },
 		});
 		expect(res.status).toBe(200);

@@ -1,7 +1,7 @@
 /** Helpers shared by the e2e test files (not a test file itself). */
 import { SandboxClient } from '../../tools/sandbox/client';
 import { loadE2eEnv } from './environment';
-import type { N8nClient, StoredCredential } from '../../tools/n8n/client';
+import { fetchOnOpenConnection, type N8nClient, type StoredCredential } from '../../tools/n8n/client';
 import { waitFor } from '../../tools/shared/wait';
 
 export const env = loadE2eEnv();
@@ -98,7 +98,7 @@ export { nodeOutput } from '../support/runData';
 /** POSTs JSON to a published workflow's Webhook path, once n8n has registered it. */
 export function postToWebhook(path: string, body: object): Promise<Response> {
 	return onceRegistered(() =>
-		fetch(`${n8n.webhookBaseUrl}/${path}`, {
+		fetchOnOpenConnection(`${n8n.webhookBaseUrl}/${path}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify(body),

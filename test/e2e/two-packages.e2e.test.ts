@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 
-import type { StoredCredential, WorkflowJson } from '../../tools/n8n/client';
+import { fetchOnOpenConnection, type StoredCredential, type WorkflowJson } from '../../tools/n8n/client';
 import { sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 import { openBrowser, signIn, type Editor } from './browserSupport';
 import { installThroughSettings, registrySetup, servedNodeTypes, uninstallThroughSettings, type InstalledPackage } from './communityNodes';
@@ -64,7 +64,7 @@ interface ServedCredentialType {
 
 /** The credential types the editor is served (`/types/credentials.json`), those of `types` only. */
 async function servedCredentialTypes(types: string[]): Promise<ServedCredentialType[]> {
-	const res = await fetch(`${setup.n8n.url}/types/credentials.json`, { headers: { cookie: setup.n8n.cookie, 'browser-id': setup.n8n.browserId } });
+	const res = await fetchOnOpenConnection(`${setup.n8n.url}/types/credentials.json`, { headers: { cookie: setup.n8n.cookie, 'browser-id': setup.n8n.browserId } });
 	expect(res.status).toBe(200);
 	return ((await res.json()) as ServedCredentialType[]).filter((t) => types.includes(t.name));
 }

@@ -6,6 +6,7 @@
  * trigger's repeat memory (workflow static data) across executions.
  */
 import { randomUUID } from 'node:crypto';
+import { fetchOnOpenConnection } from '../../tools/n8n/client';
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, inboundReplyText, readExample, seedExampleData } from '../../tools/n8n/examples';
 import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
@@ -125,7 +126,7 @@ describe('inbound message -> published workflow -> reply through the action node
 		expect(await settledCount(replyId)).toBe(before + 1);
 
 		// a later re-delivery, once that execution has finished (settledCount waited for it)
-		const res = await fetch(replyUrl, {
+		const res = await fetchOnOpenConnection(replyUrl, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', ...replyHeaders },
 			body: JSON.stringify(inbound),
@@ -146,7 +147,7 @@ describe('inbound message -> published workflow -> reply through the action node
 			);
 			expect(deliveries.map((d) => d.status)).toEqual([401]);
 			// no secret at all
-			const res = await fetch(replyUrl, {
+			const res = await fetchOnOpenConnection(replyUrl, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify({ ...inbound, message_id: 'msg_in_other' }),
@@ -257,7 +258,7 @@ describe('the trigger reads bodies n8n leaves unread', () => {
 		};
 		// A byte body: fetch then sends no content type at all.
 		const post = async () => {
-			const res = await fetch(url, { method: 'POST', body: Buffer.from(JSON.stringify(event)) });
+			const res = await fetchOnOpenConnection(url, { method: 'POST', body: Buffer.from(JSON.stringify(event)) });
 			return { status: res.status, body: await res.json() };
 		};
 		const first = await post();
