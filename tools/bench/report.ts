@@ -5,6 +5,8 @@ import type { BenchResults, PollingResult, SendResult } from './results';
 const n0 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : Math.round(x).toLocaleString('en-US'));
 const n1 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(1));
 const n2 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(2));
+/** The fastest path / ceiling of each round, side by side in it. */
+const byRound = (s: SendResult) => (s.ratios.fastOverCeilingByRound ?? []).map(n2).join('/');
 
 export function machineLine(r: BenchResults): string {
 	const m = r.machine;
@@ -158,7 +160,7 @@ export function renderMarkdown(r: BenchResults): string {
 		out.push(`## Sends: ${s.title}, ${s.items.toLocaleString('en-US')} items in one execution`, '');
 		out.push(sendTable(s), '');
 		out.push(
-			`Ratios: fastest documented path / ceiling = **${n2(s.ratios.fastOverCeiling)}**; this node (defaults) / ceiling = ${n2(s.ratios.nodeOverCeiling)}; ` +
+			`Ratios: fastest documented path / ceiling = **${n2(s.ratios.fastOverCeiling)}** (rounds ${byRound(s)}); this node (defaults) / ceiling = ${n2(s.ratios.nodeOverCeiling)}; ` +
 				`this node (defaults) / HTTP Request (defaults) = **${n2(s.ratios.nodeOverHttp)}**` +
 				(s.ratios.nodeOverFastestHttp !== s.ratios.nodeOverHttp ? `, / HTTP Request with its faster body mode = **${n2(s.ratios.nodeOverFastestHttp)}**` : '') +
 				`; both all at once = ${n2(s.ratios.nodeAllOverHttp)}; ceiling / plain loop = ${n2(s.ratios.ceilingOverPlain)}; ` +
@@ -256,7 +258,7 @@ export function renderTable(r: BenchResults): string {
 			);
 		}
 		lines.push(
-			`  fastest path/ceiling ${n2(s.ratios.fastOverCeiling)}   node/HTTP (defaults) ${n2(s.ratios.nodeOverHttp)}` +
+			`  fastest path/ceiling ${n2(s.ratios.fastOverCeiling)} (rounds ${byRound(s)})   node/HTTP (defaults) ${n2(s.ratios.nodeOverHttp)}` +
 				(s.ratios.nodeOverFastestHttp !== s.ratios.nodeOverHttp ? `   vs HTTP's faster body mode ${n2(s.ratios.nodeOverFastestHttp)}` : '') +
 				`   ceiling/plain ${n2(s.ratios.ceilingOverPlain)}   plain new connections/keep-alive ${n2(s.ratios.plainNewOverPlain)}   memory node/HTTP: peak ${n2(s.ratios.peakNodeOverHttp)}, rise ${n2(s.ratios.riseNodeOverHttp)}` +
 				`\n  credential cache: node/without it ${n2(s.ratios.nodeOverNoCredentialCache)}`,

@@ -46,7 +46,9 @@ export interface SendResult {
 		nodeAllOverHttp: number;
 		nodeOverPlain: number;
 		nodeOverCeiling: number;
+		/** The median of the rounds' ratios: each round runs the two side by side. */
 		fastOverCeiling: number;
+		fastOverCeilingByRound: number[];
 		ceilingOverPlain: number;
 		plainNewOverPlain: number;
 		/** What the credential cache buys (uncached.ts): this node (defaults) / the same without it. */
