@@ -149,7 +149,7 @@ export function renderMarkdown(r: BenchResults): string {
 	out.push(
 		`Settings: ${r.config.items} items per send execution, ${r.config.deliveries} webhook deliveries at ` +
 			`${r.config.webhookConcurrency} in flight, ${r.config.rounds} rounds (variants alternate, order rotated ` +
-			`each round; medians shown, range = slowest–fastest round), ${r.config.recipients} recipients with an open window; ` +
+			`each round, the fastest documented path and the ceiling always side by side; medians shown, range = slowest–fastest round), ${r.config.recipients} recipients with an open window; ` +
 			`n8n expression engine: ${r.config.expressionEngine}.` +
 			(r.durationSeconds ? ` Whole run: ${r.durationSeconds} s.` : ''),
 		'',
