@@ -1,8 +1,8 @@
 // The nodes the three packages ship, as data: what the editor shows of each (names, description,
 // icon) and what n8n's node panel searches (its codex: categories and aliases). The three action
-// nodes are one class (actions/actionNode.ts) given their entry and services; each trigger's
-// class takes its description from its entry (timeline/trigger/trigger.ts,
-// messaging/trigger/trigger.ts). The build writes each node's codex file (`X.node.json`) from
+// nodes are one class (actionNode/actionNode.ts) given their entry and services; each trigger's
+// class takes its description from its entry (timelineNavigation/trigger/trigger.ts,
+// chatAppMessaging/trigger/trigger.ts). The build writes each node's codex file (`X.node.json`) from
 // here (tools/packages/assemble.ts).
 //
 // A node of the combined package and its single-service counterpart need different display

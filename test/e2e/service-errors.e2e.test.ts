@@ -1,7 +1,7 @@
 /**
  * The service's own words reach the error item in a real n8n, on every n8n version the suite
  * runs (n8n 1.x wraps a failed request in an error that drops the response body and headers;
- * see transport/request.ts). One workflow, every node on Continue On Fail (regular output):
+ * see `request` in nodes/shared/transport.ts). One workflow, every node on Continue On Fail (regular output):
  * wrong keys for both services, then one injected failure per node (4xx and 5xx, JSON and text
  * bodies, a Retry-After too long to wait), each error item read from the CLI's run data.
  */
