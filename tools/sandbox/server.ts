@@ -253,6 +253,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			live.subscribe(req, res);
 			return;
 		}
+		refuseCrossSiteControl(req, method);
 		const raw = await readBody(req);
 		if (raw.tooLarge) throw new HttpError(413, 'payload_too_large', `The request body is over the ${MAX_BODY_BYTES}-byte limit.`);
 		const parsed = parseJson(raw.text);
@@ -333,4 +334,44 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 function invalidJson(): HttpError {
 	return new HttpError(400, 'invalid_json', 'The request body is not valid JSON; send a JSON object with Content-Type: application/json.', 'body');
+}
+
+/** The methods of the control surface that change something; GET (and the stream) never does. */
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * A web site open in the same browser as the page can send a "simple" request to 127.0.0.1:
+ * a POST with Content-Type text/plain goes out without a CORS preflight, and the browser only
+ * hides the answer, after the sandbox has acted on it. So a control call that changes
+ * something is refused when it comes from another origin (a browser always sends Origin on
+ * such a call; node's fetch, axios, curl and the tests send none) or carries a body that is
+ * not declared JSON (a cross-origin page cannot send application/json without a preflight,
+ * which the sandbox never answers). The sandbox's own page sends its own origin and JSON.
+ */
+function refuseCrossSiteControl(req: http.IncomingMessage, method: string): void {
+	if (!STATE_CHANGING.has(method)) return;
+	const origin = req.headers.origin;
+	if (origin !== undefined) {
+		const host = req.headers.host;
+		const own = host ? `http://${host}` : undefined;
+		if (own === undefined || origin.toLowerCase() !== own.toLowerCase()) {
+			throw new HttpError(
+				403,
+				'cross_origin',
+				`Cross-origin requests to the sandbox's control endpoints are refused: Origin ${origin} is not ${own ?? 'the sandbox\'s own origin (the request has no Host header)'}. ` +
+					"Use the sandbox's own page or a tool that sends no Origin.",
+			);
+		}
+	}
+	const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+	if (!hasBody) return;
+	const type = req.headers['content-type'];
+	if (type?.split(';')[0].trim().toLowerCase() !== 'application/json') {
+		throw new HttpError(
+			415,
+			'unsupported_media_type',
+			`The sandbox's control endpoints take JSON bodies only: Content-Type ${type ? `'${type}'` : '(none)'} is not application/json. ` +
+				'Send the body with the header Content-Type: application/json.',
+		);
+	}
 }

@@ -38,7 +38,7 @@ export interface RawResponse {
 	json: any;
 }
 
-/** A request with full control (axios may drop a GET body). */
+/** A request with full control (axios may drop a GET body). A body goes as application/json unless `headers` names a Content-Type. */
 export function rawRequest(
 	url: string,
 	method: string,
@@ -48,7 +48,8 @@ export function rawRequest(
 	return new Promise((resolve, reject) => {
 		const headers: Record<string, string> = { ...options.headers };
 		if (options.body !== undefined) {
-			headers['Content-Type'] ??= 'application/json';
+			// JSON unless the caller names another type, in whatever case it spells the header.
+			if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
 			headers['Content-Length'] = String(Buffer.byteLength(options.body));
 		}
 		// Host and port from the URL, the path verbatim: a URL string would normalise `..` away.

@@ -1,3 +1,5 @@
+import http from 'node:http';
+
 import { DEFAULT_MESSAGING_KEY, DEFAULT_TIMELINE_KEY, startSandbox } from '../../../tools/sandbox/server';
 import { api, rawRequest } from '../../../tools/sandbox/testkit';
 import { sandboxPerFile } from '../../support/sandbox';
@@ -300,5 +302,107 @@ describe('reset', () => {
 		expect(res.status).toBe(404);
 		const list = await rawRequest(sandbox.url, 'GET', '/_sandbox');
 		expect(list.json.endpoints.length).toBeGreaterThan(10);
+	});
+});
+
+// A web site open in the same browser as `npm start` can POST to 127.0.0.1 with text/plain
+// without a CORS preflight. The control calls that change something refuse another origin and
+// a body not declared JSON; the page (its own origin, JSON), node's fetch, axios and curl (no
+// Origin) are unaffected. Each test holds a request the rule refuses, so each fails without it.
+describe('control endpoints refuse cross-site calls', () => {
+	const EVIL = 'http://evil.example';
+	const TARGET = { url: 'http://evil.example/steal', headers: {} };
+	const own = () => sandbox.url; // http://127.0.0.1:PORT: the Host header rawRequest sends is 127.0.0.1:PORT
+	const webhookUrl = async () => (await sandbox.client.webhook()).url;
+	const postWebhook = (headers: Record<string, string>, body = JSON.stringify(TARGET)) =>
+		rawRequest(sandbox.url, 'POST', '/_sandbox/webhook', { headers, body });
+
+	beforeEach(async () => {
+		await sandbox.client.setWebhook('http://127.0.0.1:5678/webhook/kept');
+	});
+
+	test('POST /_sandbox/webhook from another origin (JSON body) -> 403 cross_origin, webhook unchanged', async () => {
+		const res = await postWebhook({ Origin: EVIL, 'Content-Type': 'application/json' });
+		expect(res.status).toBe(403);
+		expect(res.headers['content-type']).toMatch(/^application\/json/);
+		expect(res.json).toEqual({
+			error: {
+				code: 'cross_origin',
+				message: `Cross-origin requests to the sandbox's control endpoints are refused: Origin ${EVIL} is not ${own()}. Use the sandbox's own page or a tool that sends no Origin.`,
+			},
+		});
+		expect(await webhookUrl()).toBe('http://127.0.0.1:5678/webhook/kept');
+	});
+
+	test('POST /_sandbox/webhook without Origin, text/plain JSON text -> 415 unsupported_media_type, webhook unchanged', async () => {
+		const res = await postWebhook({ 'Content-Type': 'text/plain' });
+		expect(res.status).toBe(415);
+		expect(res.json.error.code).toBe('unsupported_media_type');
+		expect(res.json.error.message).toMatch(/Content-Type 'text\/plain' is not application\/json.*Content-Type: application\/json/);
+		// No Content-Type at all, and a chunked body (no Content-Length), are refused alike.
+		const untyped = await new Promise<number>((resolve, reject) => {
+			const base = new URL(sandbox.url);
+			const req = http.request({ host: base.hostname, port: base.port, path: '/_sandbox/webhook', method: 'POST', agent: false }, (r) => {
+				r.resume();
+				resolve(r.statusCode ?? 0);
+			});
+			req.on('error', reject);
+			req.write(JSON.stringify(TARGET)); // no Content-Length given: node sends it chunked
+			req.end();
+		});
+		expect(untyped).toBe(415);
+		expect(await webhookUrl()).toBe('http://127.0.0.1:5678/webhook/kept');
+	});
+
+	test('the own origin with application/json is accepted, as the page sends it; another spelling of the host is another origin', async () => {
+		const localhost = own().replace('127.0.0.1', 'localhost');
+		expect((await postWebhook({ Origin: localhost, 'Content-Type': 'application/json' })).status).toBe(403);
+		expect(await webhookUrl()).toBe('http://127.0.0.1:5678/webhook/kept');
+
+		const res = await postWebhook({ Origin: own(), 'Content-Type': 'application/json' });
+		expect(res.status).toBe(200);
+		expect(res.json).toEqual(TARGET);
+		expect(await webhookUrl()).toBe(TARGET.url);
+
+		// The page opened as http://localhost:PORT: the browser sends that Host and that Origin.
+		const back = { url: 'http://127.0.0.1:5678/webhook/back', headers: {} };
+		const viaLocalhost = await postWebhook({ Host: `localhost:${sandbox.port}`, Origin: localhost, 'Content-Type': 'application/json' }, JSON.stringify(back));
+		expect(viaLocalhost.status).toBe(200);
+		expect(await webhookUrl()).toBe(back.url);
+	});
+
+	test('POST /_sandbox/reset from another origin, without a body -> 403, nothing reset', async () => {
+		const res = await rawRequest(sandbox.url, 'POST', '/_sandbox/reset', { headers: { Origin: EVIL } });
+		expect(res.status).toBe(403);
+		expect(res.json.error.code).toBe('cross_origin');
+		expect(await webhookUrl()).toBe('http://127.0.0.1:5678/webhook/kept');
+		// So are DELETE and PATCH from there (and an Origin of "null", as a sandboxed frame sends).
+		await sandbox.client.injectFault({ kind: 'status', status: 503, path: '/v1/nothing' });
+		expect((await rawRequest(sandbox.url, 'DELETE', '/_sandbox/faults', { headers: { Origin: 'null' } })).status).toBe(403);
+		expect(await sandbox.client.faults()).toHaveLength(1);
+		const seeded = await sandbox.client.seedEvent({ location: 'Rome', time: '2030-01-01T10:00:00Z', description: 'kept' });
+		const patch = await rawRequest(sandbox.url, 'PATCH', `/_sandbox/events/${seeded.seed_id}`, { headers: { Origin: EVIL }, body: '{"description":"changed"}' });
+		expect(patch.status).toBe(403);
+	});
+
+	test('the own origin with application/json; charset=utf-8 is accepted; text/plain; charset=utf-8 is not', async () => {
+		const plain = await postWebhook({ Origin: own(), 'Content-Type': 'text/plain; charset=utf-8' });
+		expect(plain.status).toBe(415);
+		expect(await webhookUrl()).toBe('http://127.0.0.1:5678/webhook/kept');
+		const res = await postWebhook({ Origin: own(), 'Content-Type': 'application/json; charset=utf-8' });
+		expect(res.status).toBe(200);
+		expect(await webhookUrl()).toBe(TARGET.url);
+	});
+
+	test('GET control endpoints and the /v1 services answer any origin as before; the same origin is refused on a control POST', async () => {
+		const headers = { Origin: EVIL };
+		expect((await rawRequest(sandbox.url, 'GET', '/_sandbox/webhook', { headers })).json.url).toBe('http://127.0.0.1:5678/webhook/kept');
+		expect((await rawRequest(sandbox.url, 'GET', '/', { headers })).status).toBe(200);
+		const travel = await rawRequest(sandbox.url, 'POST', '/v1/travel', {
+			headers: { ...headers, Authorization: `Bearer ${sandbox.timelineKey}`, 'Content-Type': 'text/plain' },
+			body: JSON.stringify(travelBody),
+		});
+		expect(travel.status).toBe(200);
+		expect((await rawRequest(sandbox.url, 'POST', '/_sandbox/clock', { headers, body: '{"advanceMs":1}' })).status).toBe(403);
 	});
 });
