@@ -75,19 +75,24 @@ export interface BenchContext {
 /** Starts the n8n instances the chosen parts need, imports the credentials, opens the windows. */
 export async function startBench(cfg: Config, services: Services, profileDir: string, started: number): Promise<BenchContext> {
 	const { sandbox } = services;
+	// n8n's settings: the server's and its CLI commands' (and the helper processes' that read its database).
 	const env: Record<string, string> = {};
 	if (cfg.expressionEngine) env.N8N_EXPRESSION_ENGINE = cfg.expressionEngine;
+	// What acts in the server process alone (startN8n's serverEnv): the CPU profiler and the heap
+	// control's preload. A CLI command or a `node -e` that reads n8n's database with them would
+	// write profiles of its own into profileDir, and load the preload.
+	const profileOptions = cfg.profile ? `--cpu-prof --cpu-prof-dir=${profileDir}` : undefined;
 	if (cfg.profile) {
 		fs.rmSync(profileDir, { recursive: true, force: true });
 		fs.mkdirSync(profileDir, { recursive: true });
-		env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
 	}
-	const startBenchN8n = async (logName: string, extraEnv: Record<string, string> = {}) =>
+	const startBenchN8n = async (logName: string, extraEnv: Record<string, string>, serverEnv: Record<string, string>) =>
 		await startN8n({
 			port: await freePort(),
 			log,
 			logFile: path.join(cfg.outDir, logName),
 			env: { ...env, ...extraEnv },
+			serverEnv,
 			// For experiments: install this packed package instead of packing the checkout.
 			packageTarball: process.env.BENCH_TARBALL || undefined,
 			// The ceiling fixture and the copies without a cache, next to this package (never part of its dist).
@@ -98,12 +103,17 @@ export async function startBench(cfg: Config, services: Services, profileDir: st
 		});
 	const heapSocket = heapSocketPath('n8n');
 	const heapEnv = heapControlEnv(heapSocket);
-	const n8n = (services.n8n = await startBenchN8n('n8n.log', {
-		...heapEnv,
-		NODE_OPTIONS: [env.NODE_OPTIONS, heapEnv.NODE_OPTIONS].filter(Boolean).join(' '),
-	}));
+	const n8n = (services.n8n = await startBenchN8n(
+		'n8n.log',
+		{},
+		{ ...heapEnv, NODE_OPTIONS: [profileOptions, heapEnv.NODE_OPTIONS].filter(Boolean).join(' ') },
+	));
 	if (cfg.only.has('webhooks') && [...(cfg.webhookVariants ?? [])].some((key) => key.endsWith('Lazy'))) {
-		services.n8nLazy = await startBenchN8n('n8n-lazy-acquire.log', { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' });
+		services.n8nLazy = await startBenchN8n(
+			'n8n-lazy-acquire.log',
+			{ N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
+			profileOptions ? { NODE_OPTIONS: profileOptions } : {},
+		);
 	}
 
 	const [messaging, timeline, bearerMessaging, bearerTimeline, ceilingMessaging, ceilingTimeline] = await n8n.importCredentials([

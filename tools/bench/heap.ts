@@ -24,16 +24,25 @@ export interface N8nHeap {
 /** Where --heap-profile writes each send run's profile. */
 export const heapProfileDir = (cfg: { outDir: string }) => path.join(cfg.outDir, 'heap');
 
-/** What n8n's environment needs for the preload to answer on `socket`. */
+/**
+ * What n8n's environment needs for the preload to answer on `socket`: for the server process
+ * alone (startN8n's `serverEnv`), not for the CLI commands and helper processes run beside it.
+ */
 export function heapControlEnv(socket: string): Record<string, string> {
 	const preload = pathToFileURL(path.join(__dirname, 'n8n-heap-preload.ts')).href;
 	// The project has no "type": Node reads the file as an ES module after a warning, which is silenced.
 	return { NODE_OPTIONS: `--import=${preload} --disable-warning=MODULE_TYPELESS_PACKAGE_JSON`, BENCH_HEAP_SOCKET: socket };
 }
 
-/** A socket path of its own for one n8n (a Unix socket path must stay under about 100 characters). */
+/**
+ * A socket path of its own for one n8n (a Unix socket path must stay under about 100 characters),
+ * cleared of a leftover (a killed run whose pid this one has): the preload never removes a file
+ * it did not create.
+ */
 export function heapSocketPath(name: string): string {
-	return path.join(os.tmpdir(), `bench-heap-${process.pid}-${name}.sock`);
+	const socket = path.join(os.tmpdir(), `bench-heap-${process.pid}-${name}.sock`);
+	fs.rmSync(socket, { force: true });
+	return socket;
 }
 
 export function n8nHeap(socket: string): N8nHeap {

@@ -8,16 +8,26 @@
  *   POST /gc                    a full garbage collection (V8 gives the freed pages back)
  *   POST /sampling/start        V8's sampling heap profiler, objects collected since included
  *   POST /sampling/stop?file=F  stops it and writes the profile to F (.heapprofile, as DevTools reads it)
+ *
+ * Only `n8n start` answers. Any other process that loads this file with the same environment (an
+ * n8n CLI command, a `node -e` that reads n8n's database, n8n's task runner) does nothing: it
+ * neither listens on the socket nor removes it. The bench gives each n8n a fresh socket path
+ * (heap.ts, heapSocketPath) and clears it before the start, so this file never deletes a socket
+ * file it did not create: one already there is left alone, and on exit only its own is removed.
  */
-import { writeFileSync, rmSync } from 'node:fs';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Session } from 'node:inspector';
+import { basename } from 'node:path';
 
 const socket = process.env.BENCH_HEAP_SOCKET;
 // Only this process answers: a process it starts does not inherit the setting.
 delete process.env.BENCH_HEAP_SOCKET;
 
-if (socket) {
+/** `node …/bin/n8n start`: n8n's main process, the one the bench measures. */
+const isN8nStart = basename(process.argv[1] ?? '') === 'n8n' && process.argv[2] === 'start';
+
+if (socket && isN8nStart) {
 	const session = new Session();
 	session.connect();
 	const post = async (method: string, params: object = {}) =>
@@ -42,7 +52,6 @@ if (socket) {
 		},
 	};
 
-	rmSync(socket, { force: true });
 	const server = createServer((request, response) => {
 		const url = new URL(request.url ?? '/', 'http://n8n');
 		const action = request.method === 'POST' ? actions[url.pathname] : undefined;
@@ -55,8 +64,26 @@ if (socket) {
 			(error: unknown) => response.writeHead(500).end(String(error)),
 		);
 	});
-	server.listen(socket);
+	// The socket file this process created (device and inode), removed on exit if it is still that one.
+	let created: { dev: number; ino: number } | undefined;
+	server.on('error', (error) => {
+		// A file already at the path (EADDRINUSE) is not this process's to remove: the bench's
+		// requests then fail and name the socket.
+		process.stderr.write(`[bench heap control] cannot listen on ${socket}: ${error.message}\n`);
+	});
+	server.listen(socket, () => {
+		const { dev, ino } = statSync(socket);
+		created = { dev, ino };
+	});
 	// n8n decides when it exits, not this server.
 	server.unref();
-	process.on('exit', () => rmSync(socket, { force: true }));
+	process.on('exit', () => {
+		if (!created) return;
+		try {
+			const now = statSync(socket);
+			if (now.dev === created.dev && now.ino === created.ino) rmSync(socket, { force: true });
+		} catch {
+			// already gone
+		}
+	});
 }

@@ -57,7 +57,7 @@ export interface N8nConnectionInfo {
 	encryptionKey: string;
 	logFile: string;
 	pid: number;
-	/** Extra environment the server was started with (passed on to CLI commands). */
+	/** Extra environment the server was started with (passed on to CLI commands), but for startN8n's `serverEnv`. */
 	extraEnv?: Record<string, string | undefined>;
 	/** Id of the runtime it runs on (runtime.ts; default `2.41`). */
 	runtime?: string;
@@ -67,7 +67,10 @@ export interface N8nConnectionInfo {
 export interface N8nClient extends N8nConnectionInfo {
 	/** Production webhook base: `${N8N_WEBHOOK_URL or url}/webhook` */
 	webhookBaseUrl: string;
-	/** Environment the server runs with (also used for CLI commands). */
+	/**
+	 * Environment the server runs with, but for startN8n's `serverEnv` (the server's alone); CLI
+	 * commands and helper processes on n8n's Node (queryN8nDatabase) run with it.
+	 */
 	env: NodeJS.ProcessEnv;
 	/** Public API (`/api/v1`), with X-N8N-API-KEY. Throws on status >= 400 unless `allowError`. */
 	api<T = any>(method: string, apiPath: string, body?: unknown, opts?: { allowError?: boolean }): Promise<HttpResult<T>>;

@@ -23,6 +23,13 @@ export interface StartN8nOptions extends N8nProcessOptions {
 	owner?: { email: string; firstName: string; lastName: string; password: string };
 	/** Create a public API key (default true; n8n 1.x in its test mode has no public API). */
 	publicApiKey?: boolean;
+	/**
+	 * Environment for the server process alone, over `env`: not kept in the client's `env` and
+	 * `extraEnv`, so the CLI commands and the helper processes started with them (runCli,
+	 * queryN8nDatabase) never get it. For what must act in `n8n start` only, such as a
+	 * NODE_OPTIONS preload or a profiler (the bench's heap control and --profile).
+	 */
+	serverEnv?: Record<string, string | undefined>;
 }
 
 export interface N8nInstance extends N8nClient {
@@ -31,7 +38,7 @@ export interface N8nInstance extends N8nClient {
 }
 
 export async function startN8n(opts: StartN8nOptions = {}): Promise<N8nInstance> {
-	const server = await startN8nProcess({ ...opts, role: 'main' });
+	const server = await startN8nProcess({ ...opts, env: { ...opts.env, ...opts.serverEnv }, role: 'main' });
 	try {
 		const owner = { ...(opts.owner ?? DEFAULT_OWNER) };
 		// Owner account and session, then a public API key (one per label: earlier ones from a
