@@ -31,8 +31,29 @@ export interface Config {
 	heapProfile: boolean;
 	/** N8N_EXPRESSION_ENGINE for n8n (default: n8n's own default, 'vm' in 2.41). */
 	expressionEngine?: string;
+	/**
+	 * A smoke run (CI): one round, small counts (SMOKE), every target printed but none judged;
+	 * it fails only when a part cannot run or a run's checks fail. Writes to .artifacts/bench-smoke/.
+	 */
+	smoke: boolean;
 	outDir: string;
 }
+
+/**
+ * The counts of a smoke run (--smoke), where the flags give none: enough for every path of every
+ * part to run once and be checked, too few for any figure to mean much.
+ */
+export const SMOKE = {
+	rounds: 1,
+	items: 100,
+	deliveries: 40,
+	webhookPrefill: 40,
+	queueDeliveries: 20,
+	queueParallel: 2,
+	pollEvents: 200,
+	pollNew: 10,
+	polls: 2,
+};
 
 export const HELP = `npm run bench [-- options]    (each option also as an environment variable)
   --items=N                 BENCH_ITEMS                items per send execution (2000)
@@ -60,7 +81,13 @@ export const HELP = `npm run bench [-- options]    (each option also as an envir
                                                        .artifacts/bench/profile/ and summarise it
   --heap-profile            BENCH_HEAP_PROFILE=1       sample what n8n allocates during each send run (V8's sampling
                                                        heap profiler) into .artifacts/bench/heap/ and summarise it
-                                                       in heap-profile.md`;
+                                                       in heap-profile.md
+  --smoke                   BENCH_SMOKE=1              a smoke run (CI): every part that --only names (all by
+                                                       default), 1 round, ${SMOKE.items} items, ${SMOKE.deliveries} deliveries (prefill ${SMOKE.webhookPrefill}),
+                                                       queue ${SMOKE.queueDeliveries} deliveries and ${SMOKE.items} items in ${SMOKE.queueParallel} executions, ${SMOKE.pollEvents} events
+                                                       polled ${SMOKE.polls} times (flags given still count); prints the figures
+                                                       and judges no target; fails only when a part cannot run or a
+                                                       run's checks fail. Writes to .artifacts/bench-smoke/`;
 
 export function readConfig(argv: string[]): Config {
 	const flags = new Map<string, string>();
@@ -74,6 +101,9 @@ export function readConfig(argv: string[]): Config {
 		flags.set(m[1], m[2] ?? 'true');
 	}
 	const pick = (flag: string, env: string, def: string) => flags.get(flag) ?? process.env[env] ?? def;
+	const smoke = /^(1|true|yes)$/i.test(pick('smoke', 'BENCH_SMOKE', 'false'));
+	/** A count's default: the full run's, or the smoke run's. */
+	const count = (full: number, small: number) => (smoke ? small : full);
 	const int = (flag: string, env: string, def: number, min = 1) => {
 		const raw = pick(flag, env, String(def));
 		const n = Number(raw);
@@ -87,21 +117,21 @@ export function readConfig(argv: string[]): Config {
 	for (const part of only) {
 		if (!PARTS.includes(part)) throw new Error(`--only: unknown part "${part}"`);
 	}
-	const pollEvents = int('poll-events', 'BENCH_POLL_EVENTS', 10000);
-	const pollNew = int('poll-new', 'BENCH_POLL_NEW', 10);
+	const pollEvents = int('poll-events', 'BENCH_POLL_EVENTS', count(10000, SMOKE.pollEvents));
+	const pollNew = int('poll-new', 'BENCH_POLL_NEW', count(10, SMOKE.pollNew));
 	if (pollNew >= pollEvents) throw new Error(`--poll-new (${pollNew}) must be fewer than --poll-events (${pollEvents})`);
 	return {
-		items: int('items', 'BENCH_ITEMS', 2000),
-		deliveries: int('deliveries', 'BENCH_DELIVERIES', 1000),
-		rounds: int('rounds', 'BENCH_ROUNDS', 3),
+		items: int('items', 'BENCH_ITEMS', count(2000, SMOKE.items)),
+		deliveries: int('deliveries', 'BENCH_DELIVERIES', count(1000, SMOKE.deliveries)),
+		rounds: int('rounds', 'BENCH_ROUNDS', count(3, SMOKE.rounds)),
 		concurrency: int('concurrency', 'BENCH_CONCURRENCY', 10),
 		webhookConcurrency: int('webhook-concurrency', 'BENCH_WEBHOOK_CONCURRENCY', 20),
-		webhookPrefill: int('webhook-prefill', 'BENCH_WEBHOOK_PREFILL', 3000, 0),
-		queueDeliveries: int('queue-deliveries', 'BENCH_QUEUE_DELIVERIES', 400),
-		queueParallel: int('queue-parallel', 'BENCH_QUEUE_PARALLEL', 4),
+		webhookPrefill: int('webhook-prefill', 'BENCH_WEBHOOK_PREFILL', count(3000, SMOKE.webhookPrefill), 0),
+		queueDeliveries: int('queue-deliveries', 'BENCH_QUEUE_DELIVERIES', count(400, SMOKE.queueDeliveries)),
+		queueParallel: int('queue-parallel', 'BENCH_QUEUE_PARALLEL', count(4, SMOKE.queueParallel)),
 		pollEvents,
 		pollNew,
-		polls: int('polls', 'BENCH_POLLS', 10),
+		polls: int('polls', 'BENCH_POLLS', count(10, SMOKE.polls)),
 		recipients: 50,
 		only: new Set(only),
 		webhookVariants: new Set(
@@ -112,6 +142,7 @@ export function readConfig(argv: string[]): Config {
 		expressionEngine: pick('expression-engine', 'BENCH_EXPRESSION_ENGINE', '') || undefined,
 		profile: /^(1|true|yes)$/i.test(pick('profile', 'BENCH_PROFILE', 'false')),
 		heapProfile: /^(1|true|yes)$/i.test(pick('heap-profile', 'BENCH_HEAP_PROFILE', 'false')),
-		outDir: path.join(ARTIFACTS_DIR, 'bench'),
+		smoke,
+		outDir: path.join(ARTIFACTS_DIR, smoke ? 'bench-smoke' : 'bench'),
 	};
 }

@@ -171,6 +171,7 @@ export function emptyResults(cfg: Config, runtime: { n8nVersion?: string; nodeVe
 			recipients: cfg.recipients,
 			expressionEngine: cfg.expressionEngine ?? "n8n's default (vm)",
 			nodeVersions: nodeVersions(),
+			smoke: cfg.smoke,
 		},
 		sends: {},
 		webhooks: undefined,

@@ -109,6 +109,8 @@ export interface BenchResults {
 		recipients: number;
 		expressionEngine: string;
 		nodeVersions: { action: number; trigger: number };
+		/** A smoke run (--smoke): the targets are printed, not judged. */
+		smoke?: boolean;
 	};
 	sends: Record<string, SendResult>;
 	webhooks?: {

@@ -24,7 +24,9 @@
  *
  * Variants alternate within a round (the order rotates each round) and the report gives
  * medians over the rounds. Settings: flags or environment (config.ts, --help).
- * Writes .artifacts/bench/results.json and results.md.
+ * Writes .artifacts/bench/results.json and results.md. With --smoke (CI): one round, small
+ * counts, into .artifacts/bench-smoke/; no target judged, and it fails when a part cannot run
+ * or a run's checks fail (targets.ts, failedChecks).
  *
  * This is the one entry point: it reads the settings, starts the services (context.ts), and
  * runs the parts (sends.ts, polling.ts, sandboxAlone.ts, webhooks.ts, queue.ts) and the verdict (targets.ts).
@@ -43,7 +45,7 @@ import { runQueueBench } from './queue';
 import { renderMarkdown, renderTable } from './report';
 import { sandboxAlonePart } from './sandboxAlone';
 import { setUpSendPart } from './sends';
-import { judge } from './targets';
+import { failedChecks, judge } from './targets';
 import { setUpWebhookPart } from './webhooks';
 
 async function main(): Promise<void> {
@@ -126,6 +128,13 @@ async function main(): Promise<void> {
 		fs.writeFileSync(path.join(cfg.outDir, 'results.md'), renderMarkdown(results));
 		console.log(renderTable(results));
 		log(`[bench] wrote ${path.relative(process.cwd(), path.join(cfg.outDir, 'results.json'))} and results.md in ${results.durationSeconds} s`);
+		if (cfg.smoke) {
+			// A smoke run judges no target; it fails when a part did not run or a run's checks failed.
+			const failed = failedChecks(results, cfg);
+			for (const line of failed) log(`[bench] smoke: FAILED ${line}`);
+			log(failed.length ? `[bench] smoke: ${failed.length} check(s) failed` : `[bench] smoke: every part ran (${[...cfg.only].join(', ')}), every run's checks passed; no target judged`);
+			if (failed.length) process.exitCode = 1;
+		}
 	} finally {
 		process.off('SIGINT', onSignal);
 		process.off('SIGTERM', onSignal);

@@ -179,3 +179,33 @@ export function judge(results: BenchResults, cfg: Config): void {
 	if (cfg.only.has('secrets')) secretTargets(results);
 	notes(results);
 }
+
+/**
+ * What a run's own checks found wrong, part by part (empty when every chosen part ran and every
+ * run was as expected): a part that reported nothing, a send not one request per item answered
+ * 200, a delivery lost, a poll that did not start exactly the new events, a sandbox request not
+ * answered. A smoke run (--smoke) fails on these, never on a target.
+ */
+export function failedChecks(results: BenchResults, cfg: Config): string[] {
+	const failed: string[] = [];
+	const ran: Record<string, boolean> = {
+		sends: Boolean(results.sends.sendText),
+		timeline: Boolean(results.sends.fastForward),
+		polling: Boolean(results.polling),
+		webhooks: Boolean(results.webhooks?.rows.length),
+		sandbox: Boolean(results.sandbox),
+		secrets: results.targets.some((t) => /^trigger (header secret|basic auth)/.test(t.name)),
+		queue: Boolean(results.queue),
+	};
+	for (const part of cfg.only) if (!ran[part]) failed.push(`${part}: reported nothing`);
+	for (const [op, s] of Object.entries(results.sends)) {
+		for (const row of s.rows) if (!row.allValid) failed.push(`${op}, ${row.label}: ${row.problems.join('; ')}`);
+	}
+	for (const row of results.webhooks?.rows ?? []) {
+		if (!row.nothingLost) failed.push(`webhooks, ${row.label}: deliveries lost or failed (successful executions per round ${row.executionsSucceeded.join(', ')} of ${results.webhooks!.deliveries})`);
+	}
+	if (results.polling && !results.polling.allValid) failed.push(`polling: ${results.polling.problems.join('; ')}`);
+	for (const row of results.queue?.rows ?? []) if (!row.allValid) failed.push(`queue, ${row.setup}: ${row.problems.join('; ')}`);
+	for (const [key, v] of Object.entries(results.sandbox ?? {})) if (!v.allOk) failed.push(`sandbox alone, ${key}: not every request answered 200`);
+	return failed;
+}
