@@ -26,6 +26,14 @@ function e2eFile(runtime: N8nRuntime, base: string, ext: string, suite: unknown 
 	return path.join(ARTIFACTS_DIR, folder, `${base}${suffix}.${ext}`);
 }
 
+/** n8n 2.41's durable scheduler with durable poll cursors: all four settings, as n8n 2.45 will default them. */
+export const DURABLE_SCHEDULER: Record<string, string> = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+};
+
 /** The runtime of the running jest project (its `globals.E2E_N8N`), or the default. */
 export function e2eRuntime(id: unknown = (globalThis as any).E2E_N8N): N8nRuntime {
 	return typeof id === 'string' ? runtimeById(id) : N8N_2;

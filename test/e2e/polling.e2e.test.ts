@@ -31,7 +31,7 @@ import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';
 import { sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
 import { api } from '../../tools/sandbox/testkit';
 import { waitFor } from '../../tools/shared/wait';
-import { e2eRuntime, log } from './environment';
+import { DURABLE_SCHEDULER, e2eRuntime, log } from './environment';
 import { env, sandbox } from './support';
 
 jest.setTimeout(1_200_000);
@@ -42,14 +42,6 @@ const TRIGGER = 'New Event at Alexandria';
 const POLL_DUE_MS = 75_000;
 const MINUTE = 60_000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
-
-/** n8n 2.41's durable scheduler with durable poll cursors: all four settings, as n8n 2.45 will default them. */
-const DURABLE_SCHEDULER = {
-	N8N_SCHEDULER_ENABLED: 'true',
-	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
-	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
-	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
-};
 
 interface Variant {
 	name: string;
@@ -228,7 +220,7 @@ test.concurrent.each(runs.map((run) => [run.variant.name, run] as const))(
 			const cursors = await run.cursors();
 			for (const id of [run.alertsId, run.anomaliesId]) {
 				const cursor = cursors.find((row) => row.workflowId === id)?.cursor;
-				expect(JSON.parse(cursor ?? '{}')).toMatchObject({ seen: { watching: expect.any(String) } });
+				expect(JSON.parse(cursor ?? '{}')).toMatchObject({ memory: { subject: expect.any(String) } });
 			}
 		}
 

@@ -197,12 +197,12 @@ async function breakdown(request: Extract<PollProcessRequest, { kind: 'breakdown
 	const answer = await fetch(`${h.request.sandboxUrl}/v1/monitor-events?${query}`, { headers: { authorization: `Bearer ${h.request.timelineKey}` } });
 	const text = await answer.text();
 	if (!answer.ok) throw new Error(`breakdown: the sandbox answered ${answer.status}: ${text.slice(0, 200)}`);
-	const { FingerprintCache, fingerprinted, readSeen, sight } = h.triggerMemory;
+	const { FingerprintCache, fingerprinted, readMemory, compareWithMemory } = h.triggerMemory;
 	const timeOf = (event: IDataObject) => event.time;
 	const cache = new FingerprintCache('bench breakdown');
 	fingerprinted((JSON.parse(text) as { events: IDataObject[] }).events, timeOf, cache);
 	const nodeData = () => h.poller.savedStaticData()[`node:${h.request.triggerName}`] as IDataObject;
-	const watching = (nodeData().seen as { watching: string }).watching;
+	const subject = (nodeData().memory as { subject: string }).subject;
 	const steps = { parseMs: [] as number[], fingerprintMs: [] as number[], cachedFingerprintMs: [] as number[], compareMs: [] as number[] };
 	let events = 0;
 	for (let i = 0; i < BREAKDOWN_REPEATS; i++) {
@@ -212,7 +212,7 @@ async function breakdown(request: Extract<PollProcessRequest, { kind: 'breakdown
 		const t1 = performance.now();
 		const listed = fingerprinted(listedEvents, timeOf);
 		const t2 = performance.now();
-		sight(readSeen(memory.seen, watching), watching, listed, { start: Date.parse(request.rangeStart), end: Date.parse(request.rangeEnd) });
+		compareWithMemory(readMemory(memory.memory, subject), subject, listed, { start: Date.parse(request.rangeStart), end: Date.parse(request.rangeEnd) });
 		const t3 = performance.now();
 		fingerprinted(listedEvents, timeOf, cache);
 		const t4 = performance.now();

@@ -9,7 +9,7 @@
 import { queryN8nDatabase, type N8nDatabaseUser } from '../n8n/database';
 import { STORED_MEMORY_KEY, type StoredMemory } from '../../nodes/shared/chatAppMessaging/trigger/deliveryMemory';
 import { DIGEST_LENGTH } from '../../nodes/shared/digest';
-import { FIRST_MEMORY_KEY, MEMORY_KEY as POLL_MEMORY_KEY } from '../../nodes/shared/timelineNavigation/trigger/store';
+import { COPIES_KEY } from '../../nodes/shared/timelineNavigation/trigger/store';
 
 export interface StaticDataSize {
 	/** Bytes of the stored static data (0 when it has none). */
@@ -35,9 +35,10 @@ export function rememberedEvents(staticData: object): number {
 	for (const nodeData of Object.values(staticData as Record<string, Record<string, unknown> | null>)) {
 		const repeatMemory = nodeData?.[STORED_MEMORY_KEY] as StoredMemory | undefined;
 		for (const gen of repeatMemory?.gens ?? []) digests += gen.keys.length;
-		// The polling trigger's memory: in its node's static data, or (after a publication) its copy in the global static data.
-		const copies = Object.values((nodeData?.[FIRST_MEMORY_KEY] ?? {}) as Record<string, unknown>);
-		for (const pollMemory of [nodeData?.[POLL_MEMORY_KEY], ...copies] as Array<{ hours?: Record<string, string>; untimed?: string } | undefined>) {
+		// The polling triggers' memories, each counted once: their copies in the global static data
+		// (every poll writes one; the node's own is the same memory, or the durable scheduler's cursor).
+		const copies = Object.values((nodeData?.[COPIES_KEY] ?? {}) as Record<string, { memory?: unknown }>).map((copy) => copy?.memory);
+		for (const pollMemory of copies as Array<{ hours?: Record<string, string>; untimed?: string } | undefined>) {
 			for (const hour of Object.values(pollMemory?.hours ?? {})) digests += hour.length;
 			digests += pollMemory?.untimed?.length ?? 0;
 		}

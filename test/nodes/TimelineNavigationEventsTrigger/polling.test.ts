@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { FIRST_MEMORY_KEY, MEMORY_KEY } from '../../../nodes/shared/timelineNavigation/trigger/store';
+import { COPIES_KEY, MEMORY_KEY } from '../../../nodes/shared/timelineNavigation/trigger/store';
 import { hostPoller, type HostedPoller } from '../../support/harness/poll';
 import type { HostPollerOptions } from '../../../tools/shared/poller';
 import { credentialsFor, useSandbox } from '../../support/node-support';
@@ -195,13 +195,20 @@ describe('what starts afresh', () => {
 		expect(descriptions((await trigger.poll()).started)).toEqual(['Earthquake']);
 	});
 
-	it('a renamed node, on the classic scheduler: its memory lives under its name, so it remembers afresh (what came meanwhile does not start it)', async () => {
-		const trigger = await poller();
+	it.each(['classic', 'durable'] as const)('a renamed node keeps its memory on the %s scheduler: what came before the rename starts once, nothing older again', async (scheduler) => {
+		await seed('There at publication', ago(2 * HOUR));
+		const trigger = await poller(undefined, { scheduler });
 		await trigger.activate();
-		await seed('Missed by the rename', ago(HOUR));
+		await seed('Came before the first scheduled poll', ago(HOUR));
 		trigger.rename('Watch Alexandria');
-		expect((await trigger.activate()).started).toBeNull();
+		// The renamed node's publication poll remembers what it remembered, and starts what came since.
+		expect(descriptions((await trigger.activate()).started)).toEqual(['Came before the first scheduled poll']);
 		expect((await trigger.poll()).started).toBeNull();
+		await seed('Came before the second rename', ago(HOUR / 2));
+		trigger.rename('Alexandria, Egypt');
+		await trigger.activate();
+		expect((await trigger.poll()).started).toBeNull();
+		expect(trigger.starts.flatMap(descriptions)).toEqual(['Came before the first scheduled poll', 'Came before the second rename']);
 	});
 });
 
@@ -300,8 +307,8 @@ describe('outages longer than Look Back', () => {
 		await seed('Before the outage', ago(10_000));
 		expect(descriptions((await first.poll()).started)).toEqual(['Before the outage']);
 		const saved = first.savedStaticData();
-		const memory = (saved[`node:${first.node.name}`] as IDataObject)[MEMORY_KEY] as { through: number };
-		memory.through -= agoMs;
+		const memory = (saved[`node:${first.node.name}`] as IDataObject)[MEMORY_KEY] as { answeredUntil: number };
+		memory.answeredUntil -= agoMs;
 		await t.sandbox.client.clearRequests();
 		return saved;
 	}
@@ -309,11 +316,11 @@ describe('outages longer than Look Back', () => {
 
 	it('the next good poll asks from where the last answered window ended, and starts what came in the gap once', async () => {
 		const staticData = await savedBefore(10 * MINUTE);
-		const through = ((staticData['node:Timeline Navigation Events Trigger'] as IDataObject)[MEMORY_KEY] as { through: number }).through;
+		const answeredUntil = ((staticData['node:Timeline Navigation Events Trigger'] as IDataObject)[MEMORY_KEY] as { answeredUntil: number }).answeredUntil;
 		await seed('During the outage', ago(5 * MINUTE));
 		const trigger = await poller(everyMinute, { staticData });
 		expect(descriptions((await trigger.activate('init')).started)).toEqual(['During the outage']);
-		expect(await askedFrom()).toBe(through);
+		expect(await askedFrom()).toBe(answeredUntil);
 		expect((await trigger.poll()).started).toBeNull();
 		expect(Date.now() - (await askedFrom())).toBeLessThan(2 * MINUTE);
 	});
@@ -345,16 +352,17 @@ describe('wrong settings fail the activation, naming the field', () => {
 	});
 });
 
-it('keeps its memory in the node’s static data, under the key the docs name; the publication’s in the workflow’s until a poll starts the workflow', async () => {
+it('keeps its memory in the node’s static data and a copy in the workflow’s, by node ID, under the keys the docs name', async () => {
 	await seed('Library opens', ago(HOUR));
 	const trigger = await poller();
 	await trigger.activate();
 	const published = trigger.savedStaticData();
-	expect(published.global).toEqual({ [FIRST_MEMORY_KEY]: { [trigger.node.name]: expect.objectContaining({ watching: 'newEvent|Alexandria|86400000' }) } });
-	expect(published[`node:${trigger.node.name}`]).toEqual({});
+	const memory = (published[`node:${trigger.node.name}`] as IDataObject)[MEMORY_KEY];
+	expect(memory).toMatchObject({ subject: 'newEvent|Alexandria|86400000' });
+	expect(published.global).toEqual({ [COPIES_KEY]: { [trigger.node.id]: { keptAt: expect.any(Number), memory } } });
 	await seed('Lighthouse lit', ago(HOUR / 2));
 	expect(descriptions((await trigger.poll()).started)).toEqual(['Lighthouse lit']);
 	const saved = trigger.savedStaticData();
 	expect(Object.keys(saved[`node:${trigger.node.name}`] as IDataObject)).toEqual([MEMORY_KEY]);
-	expect(saved.global).toEqual({});
+	expect((saved.global as IDataObject)[COPIES_KEY]).toEqual({ [trigger.node.id]: { keptAt: expect.any(Number), memory: (saved[`node:${trigger.node.name}`] as IDataObject)[MEMORY_KEY] } });
 });

@@ -38,7 +38,7 @@ describe.each(['classic', 'durable'] as const)("on n8n's %s scheduler", (schedul
 		// Before n8n's first scheduled poll: the durable scheduler kept nothing of the publication's poll.
 		await seed('Before the first scheduled poll', ago(10 * MINUTE));
 		expect(descriptions((await trigger.poll()).started)).toEqual(['Before the first scheduled poll']);
-		if (scheduler === 'durable') expect(trigger.committedCursor()?.[MEMORY_KEY]).toMatchObject({ watching: 'newEvent|Alexandria|86400000' });
+		if (scheduler === 'durable') expect(trigger.committedCursor()?.[MEMORY_KEY]).toMatchObject({ subject: 'newEvent|Alexandria|86400000' });
 		expect((await trigger.poll()).started).toBeNull();
 
 		await seed('Back-dated three hours', ago(3 * HOUR));

@@ -36,7 +36,7 @@ export const lookBackAmount: INodeProperties = {
 	typeOptions: { minValue: 1, numberPrecision: 0 },
 	default: 24,
 	description:
-		'How far back each poll looks for events, counted from the poll. Time travel can add an event in the past: the window catches it if it falls inside.',
+		'How far back each poll looks for events, counted from the poll, at most 7 days. Time travel can add an event in the past: the window catches it if it falls inside.',
 };
 
 export const lookBackUnit: INodeProperties = {

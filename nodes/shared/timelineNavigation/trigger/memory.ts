@@ -23,8 +23,8 @@ import { parseServiceTime } from '../../serviceTime';
 const HOUR_MS = 60 * 60 * 1000;
 /** Anomalies (and untimed events) no longer listed that are still remembered: the last seen first kept. */
 export const MAX_UNLISTED = 1000;
-/** After an outage, a poll asks back to the last answered window's end, but never further than this. */
-export const MAX_CATCH_UP_MS = 7 * 24 * HOUR_MS;
+/** The longest Look Back; after an outage a poll asks back to where the last answered window ended, never further than this either. */
+export const MAX_LOOK_BACK_MS = 7 * 24 * HOUR_MS;
 
 /** Something the service listed, with its fingerprint and its time (NaN when it has none). */
 export interface Listed {
@@ -39,16 +39,16 @@ export interface Window {
 	end: number;
 }
 
-/** What was seen of one watched thing, as stored. */
-export interface Seen {
-	/** What the memory is about: a change (another location, timeline or Look Back) starts afresh. */
-	watching: string;
+/** What a trigger has seen of what it watches, as stored. */
+export interface Memory {
+	/** What the memory is about: another location, timeline or Look Back starts afresh. */
+	subject: string;
 	/** Events with a time: hour since the epoch → the digests of its events, DIGEST_LENGTH characters each. */
 	hours: Record<string, string>;
 	/** Anomalies and events without a time: their digests, those no longer listed first, least recently seen first. */
 	untimed: string;
-	/** Events: the end of the last window the service answered, where the next poll takes up after an outage. */
-	through?: number;
+	/** Events: the end of the last window the service answered (ms), where the next poll takes up after an outage. */
+	answeredUntil?: number;
 }
 
 const CANONICAL_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -94,10 +94,13 @@ export function fingerprinted(entries: IDataObject[], timeOf: (entry: IDataObjec
 	const listed = entries.map((json) => {
 		// Keyed by the thing as the service wrote it: the same text is the same thing, with the same digest and time.
 		const asListed = known && JSON.stringify(json);
-		let fingerprint = asListed ? known.get(asListed) : undefined;
+		let fingerprint = asListed ? known.fingerprints.get(asListed) : undefined;
 		if (!fingerprint) {
 			fingerprint = { digest: digestOf(writer.text(json)), at: parseServiceTime(timeOf(json)) };
-			if (asListed) known.set(asListed, fingerprint);
+			if (asListed) {
+				known.fingerprints.set(asListed, fingerprint);
+				known.chars += asListed.length;
+			}
 		}
 		return { json, digest: fingerprint.digest, at: fingerprint.at };
 	});
@@ -105,40 +108,58 @@ export function fingerprinted(entries: IDataObject[], timeOf: (entry: IDataObjec
 	return listed;
 }
 
-/** Listed things' fingerprints by the things' JSON as listed. */
-type Listing = Map<string, Pick<Listed, 'digest' | 'at'>>;
+/** Listed things' fingerprints by the things' JSON as listed, and the characters of that JSON. */
+interface Listing {
+	fingerprints: Map<string, Pick<Listed, 'digest' | 'at'>>;
+	chars: number;
+}
 
-/** At most this many listed things' fingerprints are kept in a process, over every watched thing. */
-const MAX_CACHED = 50_000;
+/** A process keeps at most this many listed things' fingerprints, over every watched thing… */
+export const MAX_CACHED = 50_000;
+/** …and at most this many characters of their JSON (the keys; about 8 MB as JavaScript strings). */
+export const MAX_CACHED_CHARS = 4_000_000;
 /** Per watched thing (by workflow, node and what it watches): the fingerprints it listed lately, least recently used first. */
 const listings = new Map<string, Listing>();
+
+/** What the process's cache holds now, over every watched thing. */
+export function cachedFingerprints(): { entries: number; chars: number } {
+	let entries = 0;
+	let chars = 0;
+	for (const listing of listings.values()) {
+		entries += listing.fingerprints.size;
+		chars += listing.chars;
+	}
+	return { entries, chars };
+}
 
 /**
  * The fingerprints (digest and time) of what a watched thing listed lately, kept in this n8n
  * process: a poll then fingerprints only what changed since the last (a fingerprint per event was
  * most of a poll's own work). Things no longer listed are dropped once they are as many as those
- * listed. A cache only: a restart or another process fingerprints everything again, with the same
- * result.
+ * listed; the least recently polled watched things go first when the process holds more than
+ * MAX_CACHED fingerprints or MAX_CACHED_CHARS characters. A cache only: a restart or another
+ * process fingerprints everything again, with the same result.
  */
 export class FingerprintCache {
 	constructor(private readonly scope: string) {}
 
 	/** The listing to read and add to; it becomes the most recently used. */
 	listing(): Listing {
-		const listing = listings.get(this.scope) ?? new Map();
+		const listing = listings.get(this.scope) ?? { fingerprints: new Map(), chars: 0 };
 		listings.delete(this.scope);
 		listings.set(this.scope, listing);
 		return listing;
 	}
 
-	/** After a listing of `count` things: start afresh when more than as many again are held, and keep the process's bound. */
+	/** After a listing of `count` things: start afresh when more than as many again are held, and keep the process's bounds. */
 	listed(count: number): void {
-		if ((listings.get(this.scope)?.size ?? 0) > 2 * count) listings.set(this.scope, new Map());
-		let held = [...listings.values()].reduce((sum, listing) => sum + listing.size, 0);
+		if ((listings.get(this.scope)?.fingerprints.size ?? 0) > 2 * count) listings.set(this.scope, { fingerprints: new Map(), chars: 0 });
+		let { entries, chars } = cachedFingerprints();
 		for (const [scope, listing] of listings) {
-			if (held <= MAX_CACHED) break;
+			if (entries <= MAX_CACHED && chars <= MAX_CACHED_CHARS) break;
 			listings.delete(scope);
-			held -= listing.size;
+			entries -= listing.fingerprints.size;
+			chars -= listing.chars;
 		}
 	}
 }
@@ -166,43 +187,44 @@ function digestsIn(keys: string): string[] {
 	return digests;
 }
 
-/** The stored memory of `watching`, if it is one and readable. */
-export function readSeen(stored: unknown, watching: string): Seen | undefined {
-	const seen = stored as Seen | undefined;
-	if (!seen || typeof seen !== 'object' || seen.watching !== watching) return undefined;
-	if (typeof seen.hours !== 'object' || seen.hours === null || typeof seen.untimed !== 'string') return undefined;
-	return seen;
+/** The stored memory about `subject`, if it is one and readable. */
+export function readMemory(stored: unknown, subject: string): Memory | undefined {
+	const memory = stored as Memory | undefined;
+	if (!memory || typeof memory !== 'object' || memory.subject !== subject) return undefined;
+	if (typeof memory.hours !== 'object' || memory.hours === null || typeof memory.untimed !== 'string') return undefined;
+	return memory;
 }
 
 /**
  * The window a poll of events asks about: the Look Back before now, reaching back to where the
  * last answered window ended when that is earlier (a poll after an outage, or Poll Times further
- * apart than Look Back), but never more than MAX_CATCH_UP_MS (or Look Back, if longer).
+ * apart than Look Back), but never more than MAX_LOOK_BACK_MS.
  */
-export function windowFor(seen: Seen | undefined, now: number, lookBackMs: number): Window {
+export function windowFor(memory: Memory | undefined, now: number, lookBackMs: number): Window {
 	const regular = now - lookBackMs;
-	if (seen?.through === undefined || !Number.isFinite(seen.through)) return { start: regular, end: now };
-	const earliest = now - Math.max(lookBackMs, MAX_CATCH_UP_MS);
-	return { start: Math.max(earliest, Math.min(regular, seen.through)), end: now };
+	if (memory?.answeredUntil === undefined || !Number.isFinite(memory.answeredUntil)) return { start: regular, end: now };
+	return { start: Math.max(now - MAX_LOOK_BACK_MS, Math.min(regular, memory.answeredUntil)), end: now };
 }
 
-/** What a poll learns: what was not seen before (oldest first, each once), and the memory to keep. */
-export interface Sighting {
+/** What a poll learns: what is new (oldest first, each once), and the memory to keep. */
+export interface Comparison {
 	fresh: Listed[];
-	seen: Seen;
+	memory: Memory;
 }
 
 /**
- * Compares a listing with what was seen before (`previous`, of the same `watching`) and returns
- * the memory after it. Events pass the `window` they were asked for; anomalies pass none.
+ * Compares a listing with the memory before it (`previous`, about the same `subject`) and returns
+ * what is new and the memory after it. Events pass the `window` they were asked for; anomalies
+ * pass none.
  */
-export function sight(previous: Seen | undefined, watching: string, listed: Listed[], window?: Window): Sighting {
+export function compareWithMemory(previous: Memory | undefined, subject: string, listed: Listed[], window?: Window): Comparison {
 	const previousUntimed = digestsIn(previous?.untimed ?? '');
-	const seen = new Set(previousUntimed);
+	const known = new Set(previousUntimed);
 	for (const digests of Object.values(previous?.hours ?? {})) {
-		for (let i = 0; i < digests.length; i += DIGEST_LENGTH) seen.add(digests.slice(i, i + DIGEST_LENGTH));
+		for (let i = 0; i < digests.length; i += DIGEST_LENGTH) known.add(digests.slice(i, i + DIGEST_LENGTH));
 	}
 	const timed = (entry: Listed) => window !== undefined && !Number.isNaN(entry.at);
+	// Both edges belong to the window, as the time range asked for includes both.
 	const counts = (entry: Listed) => !timed(entry) || (entry.at >= window!.start && entry.at <= window!.end);
 
 	const fresh: Listed[] = [];
@@ -210,8 +232,8 @@ export function sight(previous: Seen | undefined, watching: string, listed: List
 	for (const entry of listed) {
 		if (!counts(entry)) continue;
 		if (!timed(entry)) listedUntimed.add(entry.digest);
-		if (seen.has(entry.digest)) continue;
-		seen.add(entry.digest);
+		if (known.has(entry.digest)) continue;
+		known.add(entry.digest);
 		fresh.push(entry);
 	}
 
@@ -231,7 +253,7 @@ export function sight(previous: Seen | undefined, watching: string, listed: List
 	const added = fresh.filter((entry) => !timed(entry)).map((entry) => entry.digest);
 	const untimed = [...unlisted.slice(Math.max(0, unlisted.length - MAX_UNLISTED)), ...stillListed, ...added].join('');
 
-	const kept: Seen = { watching, hours, untimed };
-	if (window !== undefined) kept.through = window.end;
-	return { fresh: oldestFirst(fresh), seen: kept };
+	const memory: Memory = { subject, hours, untimed };
+	if (window !== undefined) memory.answeredUntil = window.end;
+	return { fresh: oldestFirst(fresh), memory };
 }

@@ -1,8 +1,8 @@
 // One poll of the Timeline Navigation Events Trigger: ask the service what is there now, compare it
-// with what was seen (./memory.ts, kept by ./store.ts), and start the workflow once for each new
-// event or anomaly.
+// with what the trigger has seen (./memory.ts, kept by ./store.ts), and start the workflow once for
+// each new event or anomaly.
 //
-// What keeps every new thing to exactly one execution, where n8n's own pollers have slipped:
+// What keeps every new thing to one execution, where n8n's own pollers have slipped:
 // - the memory changes only after the service answered, so a failed poll (the service down, an
 //   error status, a timeout) changes nothing; n8n records it as an error execution, and the next
 //   good poll asks from where the last answered window ended (up to 7 days back), so the events
@@ -13,8 +13,11 @@
 //   the workflow, and a restart then asks from an earlier point);
 // - the first poll after publication only remembers, and that memory outlives the publication on
 //   both of n8n's schedulers (./store.ts); Fetch Test Event remembers nothing;
-// - where n8n gives a poll a time (`getPollBudgetMs`, its durable scheduler), the poll, its 429
-//   waits included, ends within it.
+// - a poll that starts while the same trigger's previous poll is still running (a slow service
+//   and short Poll Times, on the classic scheduler, which does not wait) does nothing: two polls
+//   of one memory could start the same event twice;
+// - the poll, its 429 waits included, ends within the time n8n gives it (`getPollBudgetMs`: about
+//   36 s on the durable scheduler, 5 minutes otherwise in n8n 2.41; older n8n gives none).
 import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 import { invalidSetting } from '../../errors';
 import { Execution } from '../../execution';
@@ -24,13 +27,13 @@ import { DEFAULT_REQUEST_SETTINGS } from '../../fields/requestOptions';
 import { checkWholeNumber } from '../../fields/validation';
 import { request, type RequestScope, type RequestSettings } from '../../transport';
 import { eventField, location, lookBackAmount, lookBackUnit, NEW_ANOMALY, NEW_EVENT, startWithExisting, timeline } from './description';
-import { FingerprintCache, fingerprinted, newest, sight, windowFor, type Listed, type Window } from './memory';
+import { compareWithMemory, FingerprintCache, fingerprinted, MAX_LOOK_BACK_MS, newest, windowFor, type Listed, type Window } from './memory';
 import { keptMemory } from './store';
 
 /** What a poll watches, read and checked from the node's fields. */
 interface Watch {
-	/** Changes when what is watched changes, so the memory starts afresh. */
-	key: string;
+	/** What the memory is about: it changes with what is watched, so that the memory starts afresh. */
+	subject: string;
 	/** Events: how far back a poll looks. Anomalies have no window. */
 	lookBackMs?: number;
 	/** Asks the service; returns what it lists (with `cache`, fingerprinting only what changed since the last poll). */
@@ -69,9 +72,12 @@ function eventsAt(n8n: IPollFunctions): Watch {
 	const unitMs = checkUnitMilliseconds(unit);
 	if (!unitMs.ok) throw invalidSetting(n8n, lookBackUnit.displayName, unit, unitMs.problem);
 	const lookBackMs = count.value * unitMs.value;
+	if (lookBackMs > MAX_LOOK_BACK_MS) {
+		throw invalidSetting(n8n, lookBackAmount.displayName, `${count.value} ${String(unit)}`, 'expected at most 7 days (168 hours or 10,080 minutes): the trigger remembers every event of the window, and n8n reads that memory for every poll');
+	}
 	const scope = scopeOf(n8n, `New events at "${place}"`);
 	return {
-		key: `${NEW_EVENT}|${place}|${lookBackMs}`,
+		subject: `${NEW_EVENT}|${place}|${lookBackMs}`,
 		lookBackMs,
 		async list(window, cache) {
 			const { start, end } = window ?? { start: Date.now() - lookBackMs, end: Date.now() };
@@ -97,7 +103,7 @@ function anomaliesIn(n8n: IPollFunctions): Watch {
 	const named = timelineAsPicked(n8n, id);
 	const scope = scopeOf(n8n, `New anomalies in timeline ${named}`);
 	return {
-		key: `${NEW_ANOMALY}|${id}`,
+		subject: `${NEW_ANOMALY}|${id}`,
 		async list(_window, cache) {
 			const answer = await request(scope, { method: 'GET', path: '/monitor-timeline', qs: { timeline_id: id } });
 			return fingerprinted(listEntries(scope, answer, 'anomalies'), (anomaly) => anomaly.time ?? anomaly.detected_at, cache);
@@ -127,15 +133,28 @@ async function fetchTestEvent(n8n: IPollFunctions, watch: Watch): Promise<INodeE
 	return [n8n.helpers.returnJsonArray([watch.item(shown.json)])];
 }
 
+/** The triggers of this process with a poll under way, by workflow and node. */
+const polling = new Set<string>();
+
 export async function pollTimeline(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const watch = watchOf(this);
 	if (this.getMode() === 'manual') return await fetchTestEvent(this, watch);
+	const trigger = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id}`;
+	if (polling.has(trigger)) return null;
+	polling.add(trigger);
+	try {
+		return await pollOnce(this, watch);
+	} finally {
+		polling.delete(trigger);
+	}
+}
 
-	const kept = keptMemory(this, watch.key);
-	const window = watch.lookBackMs === undefined ? undefined : windowFor(kept.seen, Date.now(), watch.lookBackMs);
-	const cache = new FingerprintCache(`${this.getWorkflow().id ?? ''}\u0000${this.getNode().name}\u0000${watch.key}`);
-	const { fresh, seen } = sight(kept.seen, watch.key, await watch.list(window, cache), window);
-	const started = kept.seen === undefined && !this.getNodeParameter(`options.${startWithExisting.name}`, false) ? [] : fresh;
-	kept.keep(seen, started.length > 0);
-	return started.length > 0 ? [this.helpers.returnJsonArray(started.map((entry) => watch.item(entry.json)))] : null;
+async function pollOnce(n8n: IPollFunctions, watch: Watch): Promise<INodeExecutionData[][] | null> {
+	const kept = keptMemory(n8n, watch.subject);
+	const window = watch.lookBackMs === undefined ? undefined : windowFor(kept.memory, Date.now(), watch.lookBackMs);
+	const cache = new FingerprintCache(`${n8n.getWorkflow().id ?? ''}\u0000${n8n.getNode().id}\u0000${watch.subject}`);
+	const { fresh, memory } = compareWithMemory(kept.memory, watch.subject, await watch.list(window, cache), window);
+	const started = kept.memory === undefined && !n8n.getNodeParameter(`options.${startWithExisting.name}`, false) ? [] : fresh;
+	kept.keep(memory);
+	return started.length > 0 ? [n8n.helpers.returnJsonArray(started.map((entry) => watch.item(entry.json)))] : null;
 }
