@@ -43,8 +43,9 @@ function canvasProblems(wf: WorkflowJson): { coveredBySticky: string[]; crossing
 		.map((n) => n.name);
 	const crossingBranches: string[] = [];
 	for (const [from, outs] of Object.entries(wf.connections as Record<string, { main: Array<Array<{ node: string }>> }>)) {
-		const targetY = outs.main.map((links) => Math.min(...links.map((l) => byName.get(l.node)!.position[1])));
-		for (let i = 1; i < targetY.length; i++) if (targetY[i] < targetY[i - 1]) crossingBranches.push(`${from} output ${i}`);
+		// Outputs that lead nowhere (an error output's success side left empty) cross nothing.
+		const targetY = outs.main.map((links, output) => ({ output, y: Math.min(...links.map((l) => byName.get(l.node)!.position[1])) })).filter(({ y }) => y !== Infinity);
+		for (let i = 1; i < targetY.length; i++) if (targetY[i].y < targetY[i - 1].y) crossingBranches.push(`${from} output ${targetY[i].output}`);
 	}
 	return { coveredBySticky, crossingBranches };
 }

@@ -101,6 +101,23 @@ test('thirty days of customers writing in: one reply per conversation, by name o
 				[inboundReplyText(ADA.name, later.sent[0].timestamp, timeZone)],
 			]);
 			log.push(`day ${day}: Ada writes, again 30 min later (no reply), again 61 min after that (a reply)`);
+		} else if (day === 6) {
+			// The service answers the reply to Grace with 503: the execution fails, naming her and the
+			// service's words; her next message, ten minutes later, is answered; the one after is not.
+			await sandbox.injectFault({ kind: 'status', status: 503, method: 'POST', path: '/v1/messages', bodyContains: GRACE.phone, count: 1 });
+			const failed = await writes(GRACE.phone, ['Where is my refund?']);
+			expect(failed.replies).toEqual([]);
+			const [latest] = await n8n.executions(workflowId);
+			expect(latest.status).toBe('error');
+			const error = (await n8n.api('GET', `/executions/${latest.id}?includeData=true`)).body.data?.resultData?.error;
+			expect(String(error?.message)).toMatch(/^The reply to \+15551234567 was not sent; it goes out at their next message\. Message → Send Text failed: the service answered HTTP 503: .+/);
+			await sandbox.advanceClock(10 * 60_000);
+			const next = await writes(GRACE.phone, ['Hello? Anyone?']);
+			expect(next.replies).toEqual([inboundReplyText(GRACE.name, next.sent[0].timestamp, timeZone)]);
+			await sandbox.advanceClock(10 * 60_000);
+			const after = await writes(GRACE.phone, ['Thanks, I will wait']);
+			expect(after.replies).toEqual([]);
+			log.push(`day ${day}: the reply to Grace fails (HTTP 503): a failed execution naming her; her next message 10 min later is answered, the one after it is not`);
 		} else {
 			// an ordinary day: a known customer and a stranger each write once
 			const known = day % 2 === 0 ? ADA : GRACE;
@@ -113,7 +130,7 @@ test('thirty days of customers writing in: one reply per conversation, by name o
 			]);
 		}
 	}
-	log.push('days 6-30: a known customer and an unknown number write once a day -> one reply each');
+	log.push('days 7-30: a known customer and an unknown number write once a day -> one reply each');
 
 	// Everything any customer received this month reads as words.
 	const everyone = [ADA.phone, GRACE.phone, ...STRANGERS];

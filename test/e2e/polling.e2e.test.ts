@@ -135,7 +135,7 @@ class Run {
 	}
 
 	async alerts(): Promise<string[]> {
-		const sends = await sandbox.requests({ method: 'POST', path: '/v1/messages' });
+		const sends = (await sandbox.requests({ method: 'POST', path: '/v1/messages' })).filter((request) => request.responseStatus === 200);
 		return sends
 			.map((request) => (request.body as { template: { parameters: string[] } }).template.parameters)
 			.filter((parameters) => parameters[0] === this.variant.location)
@@ -263,15 +263,37 @@ test.concurrent.each(runs.map((run) => [run.variant.name, run] as const))(
 		polls = await run.nextPoll();
 		await run.alertsUpTo(5);
 
+		// Three events in one poll: one the service gives no description, one whose alert the
+		// service refuses (HTTP 503 on its send), and one more. Both others are alerted, the first
+		// as "no description given"; the refused one fails the execution, naming the event.
+		const refused = `A lamp is lit (${run.variant.location})`;
+		await run.seed(refused, 3 * MINUTE);
+		await run.seed('', 2 * MINUTE);
+		await run.seed('A bell rings', MINUTE);
+		await sandbox.injectFault({ kind: 'status', status: 503, method: 'POST', path: '/v1/messages', bodyContains: refused, count: 1 });
+		polls = await run.nextPoll();
+		await run.alertsUpTo(7);
+		const notSent = await waitFor('the execution that names the alert not sent', async () => {
+			const failed = finished(await run.n8n.executions(run.alertsId)).filter((e) => e.status === 'error');
+			return failed.length === 2 && failed;
+		}, { timeoutMs: 30_000, intervalMs: 1000 });
+		const messages = [];
+		for (const execution of notSent) messages.push(String((await run.n8n.api('GET', `/executions/${execution.id}?includeData=true`)).body.data?.resultData?.error?.message));
+		const notSentMessage = messages.find((message) => message.startsWith('The alert for the event at')) ?? messages.join(' | ');
+		expect(notSentMessage).toContain(`The alert for the event at ${run.variant.location} (`);
+		expect(notSentMessage).toMatch(/, "A lamp is lit \(.+\)"\) was not sent: Message → Send Template failed: the service answered HTTP 503/);
+
 		expect(await run.alerts()).toEqual([
 			'A caravan arrives before the first scheduled poll',
 			'A scroll is saved from the fire',
 			'The harbour chain is raised while unpublished',
 			'A storm while n8n was down',
 			'Ships return after the failed poll',
+			'no description given',
+			'A bell rings',
 		]);
 		const executions = finished(await run.n8n.executions(run.alertsId));
-		expect(executions.map((e) => e.status).sort()).toEqual(['error', 'success', 'success', 'success', 'success', 'success']);
+		expect(executions.map((e) => e.status).sort()).toEqual(['error', 'error', 'success', 'success', 'success', 'success', 'success']);
 		expect((await run.anomalyRuns()).length).toBe(1);
 		// {{2}}: the event's time as people read it, not an ISO timestamp.
 		const sends = (await sandbox.requests({ method: 'POST', path: '/v1/messages' })).filter(

@@ -38,10 +38,10 @@ export class FaultRegistry {
 	}
 
 	/** Counts the request against every matching fault; returns the first that fires. */
-	take(method: string, path: string, query: Record<string, unknown> = {}): FaultState | undefined {
+	take(method: string, path: string, query: Record<string, unknown> = {}, body = ''): FaultState | undefined {
 		let chosen: FaultState | undefined;
 		for (const fault of this.faults) {
-			if (!matches(fault, method, path, query)) continue;
+			if (!matches(fault, method, path, query, body)) continue;
 			fault.seen++;
 			if (chosen) continue;
 			const due = fault.everyNth ? fault.seen % fault.everyNth === 0 : true;
@@ -60,8 +60,9 @@ function remaining(f: FaultState): number {
 	return limit - f.fired;
 }
 
-function matches(f: FaultSpec, method: string, path: string, query: Record<string, unknown>): boolean {
+function matches(f: FaultSpec, method: string, path: string, query: Record<string, unknown>, body: string): boolean {
 	if (f.method && f.method.toUpperCase() !== method) return false;
+	if (f.bodyContains !== undefined && !body.includes(f.bodyContains)) return false;
 	if (f.path !== undefined && f.path !== path) return false;
 	if (f.pathPrefix !== undefined && !path.startsWith(f.pathPrefix)) return false;
 	return Object.entries(f.query ?? {}).every(([name, value]) => query[name] === value);
@@ -84,6 +85,7 @@ function validateFault(input: unknown): FaultSpec {
 		throw invalid('query', "The field 'query' must be an object of strings (query parameters the request must carry).");
 	}
 	if (input.bodyText !== undefined && typeof input.bodyText !== 'string') throw invalid('bodyText', "The field 'bodyText' must be a string.");
+	if (input.bodyContains !== undefined && typeof input.bodyContains !== 'string') throw invalid('bodyContains', "The field 'bodyContains' must be a string (text the request's body must contain).");
 	return {
 		...(input as unknown as FaultSpec),
 		kind: kind as FaultKind,

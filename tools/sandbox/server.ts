@@ -203,7 +203,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			entry.responseStatus = res.statusCode;
 		});
 
-		const fault = faults.take(method, path, query);
+		const fault = faults.take(method, path, query, raw.tooLarge ? '' : raw.text);
 		if (fault) {
 			entry.fault = fault.kind;
 			if (await applyFault(fault, res)) return;

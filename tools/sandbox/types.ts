@@ -42,7 +42,8 @@ export type FaultKind = 'status' | 'delay' | 'malformed' | 'drop';
 
 /**
  * A fault applied to the next matching /v1 requests, before authentication. Match on
- * `method` (any when absent) and `path` (exact) or `pathPrefix` (any path when both absent).
+ * `method` (any when absent) and `path` (exact) or `pathPrefix` (any path when both absent), and
+ * optionally `query` and `bodyContains`.
  */
 export interface FaultSpec {
 	kind: FaultKind;
@@ -51,6 +52,8 @@ export interface FaultSpec {
 	pathPrefix?: string;
 	/** Query parameters the request must carry, each with this exact value. */
 	query?: Record<string, string>;
+	/** Text the request's body must contain, as sent (one customer's send among others, say). */
+	bodyContains?: string;
 	/** How many times the fault fires. Default 1; unlimited when `everyNth` is set without it. */
 	count?: number;
 	/** Fire on every k-th matching request only (10 => 10 %), for soak tests. */

@@ -341,6 +341,14 @@ describe('wrong settings fail the activation, naming the field', () => {
 		[{ event: 'newEvent', location: '  ' }, 'Invalid Location: got "  ", expected a value: this field is required'],
 		[{ event: 'newEvent', location: 'Rome', lookBackAmount: 0 }, 'Invalid Look Back: got 0, expected a whole number of at least 1'],
 		[{ event: 'newEvent', location: 'Rome', lookBackUnit: 'weeks' }, 'Invalid Look Back Unit: got "weeks", expected the unit minutes, hours or days'],
+		[
+			{ event: 'newEvent', location: 'Rome', lookBackAmount: 8, lookBackUnit: 'days' },
+			'Invalid Look Back: got "8 days", expected at most 7 days (168 hours or 10,080 minutes): the trigger remembers every event of the window, and n8n reads that memory for every poll',
+		],
+		[
+			{ event: 'newEvent', location: 'Rome', lookBackAmount: 10_081, lookBackUnit: 'minutes' },
+			'Invalid Look Back: got "10081 minutes", expected at most 7 days (168 hours or 10,080 minutes): the trigger remembers every event of the window, and n8n reads that memory for every poll',
+		],
 		[{ event: 'newAnomaly', timelineId: { __rl: true, mode: 'id', value: '' } }, 'Invalid Timeline: got "", expected a value: this field is required'],
 		[{ event: 'everything' }, 'Invalid Trigger On: got "everything", expected "newEvent" (New Event at a Location) or "newAnomaly" (New Anomaly in a Timeline)'],
 	])('%j', async (parameters, message) => {

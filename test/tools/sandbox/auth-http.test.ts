@@ -239,6 +239,14 @@ describe('fault injection', () => {
 		await expect(sandbox.client.injectFault({ kind: 'status', query: { timeline_id: 7 } } as never)).rejects.toThrow(/query/);
 	});
 
+	test('only for requests whose body contains the given text', async () => {
+		await sandbox.client.injectFault({ kind: 'status', status: 503, method: 'POST', path: '/v1/travel', bodyContains: '"Atlantis"' });
+		expect((await tl().post('/travel', travelBody)).status).toBe(200);
+		expect((await tl().post('/travel', { ...travelBody, location: 'Atlantis' })).status).toBe(503);
+		expect(await sandbox.client.faults()).toEqual([]);
+		await expect(sandbox.client.injectFault({ kind: 'status', bodyContains: 7 } as never)).rejects.toThrow(/bodyContains/);
+	});
+
 	test('delay then a normal answer', async () => {
 		await sandbox.client.injectFault({ kind: 'delay', delayMs: 300, path: '/v1/travel' });
 		const started = Date.now();
