@@ -161,7 +161,7 @@ export const CODEX: Record<string, Codex> = Object.fromEntries(
 );
 
 /** What a node's description takes from its entry: its names and description. */
-export function shownNames(entry: NodeEntry): Pick<INodeTypeDescription, 'displayName' | 'name' | 'description' | 'defaults'> {
+export function namingOf(entry: NodeEntry): Pick<INodeTypeDescription, 'displayName' | 'name' | 'description' | 'defaults'> {
 	return {
 		displayName: entry.displayName,
 		name: entry.name,

@@ -7,7 +7,7 @@
 //   use), or could not be reached: "<Resource> → <Operation> failed: <what happened>", with the
 //   HTTP status and the service's own words kept, so a refusal can be recognised by type and
 //   explained in plain words later (`ServiceError.explained`);
-// - `unsupportedOperation`, `needsNewerN8n`, `belowTheFloor`: what the node cannot do here;
+// - `unsupportedOperation`, `needsNewerN8n`, `n8nTooOld`: what the node cannot do here;
 // - `asNodeError`: anything else thrown, as an error n8n shows with the node's name.
 // The words that depend on HTTP (hints per status, network failures) live in transport.ts.
 import { NodeApiError, NodeOperationError, type Failure, type INode, type JsonObject } from 'n8n-workflow';
@@ -167,7 +167,7 @@ export function needsNewerN8n(operation: OperationPlace, version: string, why: s
 }
 
 /** The node on an n8n older than the package's floor (n8nVersion.ts), where it loads but does not run; `consequence`: what did not happen. */
-export function belowTheFloor(context: NodeContext, consequence: string): NodeOperationError {
+export function n8nTooOld(context: NodeContext, consequence: string): NodeOperationError {
 	return new NodeOperationError(context.getNode(), `This node needs n8n ${N8N_FLOOR} or newer`, {
 		description: `This n8n is older than ${N8N_FLOOR} and lacks what the node is built on. Update n8n. ${consequence}`,
 	});

@@ -7,7 +7,7 @@
 // loaded the package, and n8n said only "Class could not be found" in its log. The package
 // cannot ask n8n to refuse it there (n8n's scanner wants `"n8n-workflow": "*"` as its only peer
 // range, and n8n checks no other), so below the floor the nodes load, show a notice above their
-// fields, and refuse to run, saying which n8n they need (errors.ts: `belowTheFloor`).
+// fields, and refuse to run, saying which n8n they need (errors.ts: `n8nTooOld`).
 import { NodeConnectionTypes, type INodeProperties } from 'n8n-workflow';
 
 /** The oldest n8n the package runs on. */

@@ -10,8 +10,8 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { type ActionNodeEntry, shownNames } from '../catalog';
-import { belowTheFloor } from '../errors';
+import { type ActionNodeEntry, namingOf } from '../catalog';
+import { n8nTooOld } from '../errors';
 import { MAIN_CONNECTION, ON_SUPPORTED_N8N, withFloorNotice } from '../n8nVersion';
 import { actionNodeParts } from './description';
 import { resourcesOf, type ServiceActions } from './operation';
@@ -33,7 +33,7 @@ export class ActionNode implements INodeType {
 		const waiting = services.find((service) => service.waitingWebhook)?.waitingWebhook;
 		const listSearch = Object.assign({}, ...services.map((service) => service.listSearch ?? {})) as Record<string, never>;
 		this.description = {
-			...shownNames(entry),
+			...namingOf(entry),
 			icon: { light: `file:${entry.icon}.svg`, dark: `file:${entry.icon}.dark.svg` },
 			group: ['transform'],
 			// A list, even of one version: n8n adds a "Custom API Call" choice to the Resource and
@@ -57,7 +57,7 @@ export class ActionNode implements INodeType {
 		if (waiting) this.webhook = waiting.answer;
 		const operations = parts.operations;
 		this.execute = async function (this: IExecuteFunctions) {
-			if (!ON_SUPPORTED_N8N) throw belowTheFloor(this, 'Nothing was sent.');
+			if (!ON_SUPPORTED_N8N) throw n8nTooOld(this, 'Nothing was sent.');
 			return await route(this, operations);
 		};
 	}

@@ -13,7 +13,7 @@ import type { OperationItem } from '../actionNode/operation';
 import { ServiceError, showValue } from '../errors';
 import type { Item } from '../execution';
 import { readAdditionalFields, withExtraFields } from '../fields/body';
-import { additionalFieldsCollection, definedBelow, EXTRA_BODY_LABEL } from '../fields/builders';
+import { additionalFieldsCollection, shownForDefineBelow, EXTRA_BODY_LABEL } from '../fields/builders';
 import { mappedFrom, parameter, readChecked } from '../fields/parameters';
 import { checkE164 } from '../fields/validation';
 import { request } from '../transport';
@@ -53,7 +53,7 @@ const toRef = mappedFrom(toField, 'to');
  * "Map Automatically" mode and shown only for "Define Below".
  */
 export function recipientFields({ withDataToSend }: { withDataToSend: boolean }): INodeProperties[] {
-	return [...(withDataToSend ? definedBelow([toField]) : [toField]), normalizePhoneNumberField];
+	return [...(withDataToSend ? shownForDefineBelow([toField]) : [toField]), normalizePhoneNumberField];
 }
 
 /** The recipient, in E.164, normalised first when "Normalize Phone Number" is on. */

@@ -175,6 +175,6 @@ export function dataToSendFields(inputFields: InputFieldNames): INodeProperties[
 }
 
 /** Fields shown, and read, only when Data to Send is "Define Below". */
-export function definedBelow(properties: INodeProperties[]): INodeProperties[] {
+export function shownForDefineBelow(properties: INodeProperties[]): INodeProperties[] {
 	return shownOnlyWhen({ [DATA_TO_SEND]: [DEFINE_BELOW] }, properties);
 }

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { OperationDefinition, OperationItem } from '../../actionNode/operation';
 import { invalidInput } from '../../errors';
-import { dataToSendFields, definedBelow } from '../../fields/builders';
+import { dataToSendFields, shownForDefineBelow } from '../../fields/builders';
 import { fieldLabel, fieldValue, mappedFrom, readChecked } from '../../fields/parameters';
 import { parseJsonObject } from '../../fields/validation';
 import { freeFormFields, readRecipient, recipientFields, sendFreeForm } from '../send';
@@ -25,7 +25,7 @@ export const sendCustom: OperationDefinition = {
 	properties: [
 		...dataToSendFields({ required: ['to', 'custom'], optional: [] }),
 		...recipientFields({ withDataToSend: true }),
-		...definedBelow([customPayload]),
+		...shownForDefineBelow([customPayload]),
 		...freeFormFields(),
 	],
 	async execute(item: OperationItem) {

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { OperationDefinition, OperationItem } from '../../actionNode/operation';
-import { dataToSendFields, definedBelow } from '../../fields/builders';
+import { dataToSendFields, shownForDefineBelow } from '../../fields/builders';
 import { mappedFrom, optionalString, readChecked } from '../../fields/parameters';
 import { checkLatitude, checkLongitude } from '../../fields/validation';
 import { freeFormFields, readRecipient, recipientFields, sendFreeForm } from '../send';
@@ -56,7 +56,7 @@ export const sendLocation: OperationDefinition = {
 	properties: [
 		...dataToSendFields({ required: ['to', 'latitude', 'longitude'], optional: ['name', 'address'] }),
 		...recipientFields({ withDataToSend: true }),
-		...definedBelow([latitude, longitude, placeName, address]),
+		...shownForDefineBelow([latitude, longitude, placeName, address]),
 		...freeFormFields(),
 	],
 	async execute(item: OperationItem) {

@@ -7,7 +7,7 @@ import {
 	AUTO_MAP_INPUT_DATA,
 	DATA_TO_SEND,
 	dataToSendFields,
-	definedBelow,
+	shownForDefineBelow,
 } from '../../fields/builders';
 import { isAutoMapped, mappedFrom, optionalString, readChecked } from '../../fields/parameters';
 import { type Checked, checkHttpUrl } from '../../fields/validation';
@@ -106,7 +106,7 @@ export const sendMedia: OperationDefinition = {
 	properties: [
 		...dataToSendFields({ required: ['to', 'media_type', 'media_url'], optional: ['caption', 'filename'] }),
 		...recipientFields({ withDataToSend: true }),
-		...definedBelow([mediaType, mediaUrl]),
+		...shownForDefineBelow([mediaType, mediaUrl]),
 		...freeFormFields(mediaAdditionalFields),
 	],
 	async execute(item: OperationItem) {

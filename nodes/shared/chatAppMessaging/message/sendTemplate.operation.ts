@@ -1,6 +1,6 @@
 import type { OperationDefinition, OperationItem } from '../../actionNode/operation';
 import { readAdditionalFields, withExtraFields } from '../../fields/body';
-import { additionalFieldsCollection, dataToSendFields, definedBelow, EXTRA_BODY_LABEL } from '../../fields/builders';
+import { additionalFieldsCollection, dataToSendFields, shownForDefineBelow, EXTRA_BODY_LABEL } from '../../fields/builders';
 import { explainSendError, postMessage, readRecipient, recipientFields, templateBody } from '../send';
 import { readTemplate, TEMPLATE_FIELDS, templateFields } from '../template';
 
@@ -12,7 +12,7 @@ export const sendTemplate: OperationDefinition = {
 	properties: [
 		...dataToSendFields({ required: ['to', 'template_id'], optional: ['parameters'] }),
 		...recipientFields({ withDataToSend: true }),
-		...definedBelow(templateFields(TEMPLATE_FIELDS, 'The ID of an approved template')),
+		...shownForDefineBelow(templateFields(TEMPLATE_FIELDS, 'The ID of an approved template')),
 		additionalFieldsCollection(),
 	],
 	async execute(item: OperationItem) {

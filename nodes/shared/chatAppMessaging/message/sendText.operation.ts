@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { OperationDefinition, OperationItem } from '../../actionNode/operation';
 import { InputField, invalidInput } from '../../errors';
 import type { Item } from '../../execution';
-import { dataToSendFields, definedBelow } from '../../fields/builders';
+import { dataToSendFields, shownForDefineBelow } from '../../fields/builders';
 import {
 	fieldLabel,
 	inputFieldValue,
@@ -220,7 +220,7 @@ export const sendText: OperationDefinition = {
 	properties: [
 		...dataToSendFields({ required: ['to', 'text'], optional: ['injected_fields'] }),
 		...recipientFields({ withDataToSend: true }),
-		...definedBelow([text, inputMode, pairs, json]),
+		...shownForDefineBelow([text, inputMode, pairs, json]),
 		withoutValue,
 		...freeFormFields(),
 	],

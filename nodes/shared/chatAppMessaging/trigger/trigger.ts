@@ -15,8 +15,8 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
-import { shownNames, type NodeEntry } from '../../catalog';
-import { belowTheFloor } from '../../errors';
+import { namingOf, type NodeEntry } from '../../catalog';
+import { n8nTooOld } from '../../errors';
 import { MAIN_CONNECTION, ON_SUPPORTED_N8N, withFloorNotice } from '../../n8nVersion';
 import { checkBasicAuthCredential, checkCaller, checkHeaderAuthCredential } from './authentication';
 import { deliveryMemory } from './deliveryMemory';
@@ -27,7 +27,7 @@ import { previousInbound } from './senderMemory';
 /** The description of a messaging trigger node, from its catalog entry, but what its class writes out. */
 export function messagingTriggerDescription(entry: NodeEntry): Omit<INodeTypeDescription, 'icon' | 'subtitle' | 'credentials'> {
 	return {
-		...shownNames(entry),
+		...namingOf(entry),
 		group: ['trigger'],
 		// 1.1, not 1: for a webhook node at version 1 exactly, n8n evaluates an expression
 		// (`$parameter["options"]["binaryData"]`) while reading every request's body; above 1 it
@@ -82,7 +82,7 @@ export const WEBHOOK_LIFECYCLE = {
 		return false;
 	},
 	async create(this: IHookFunctions): Promise<boolean> {
-		if (!ON_SUPPORTED_N8N) throw belowTheFloor(this, 'The workflow does not start from it.');
+		if (!ON_SUPPORTED_N8N) throw n8nTooOld(this, 'The workflow does not start from it.');
 		const url = this.getNodeWebhookUrl('default');
 		if (!url) throw new NodeOperationError(this.getNode(), 'n8n did not provide a webhook URL for this trigger');
 		this.logger.info(
@@ -113,7 +113,7 @@ function acknowledgeOnly(eventType: string | undefined, reason: string): IWebhoo
 
 /** One call of the messaging service: check it, and start the workflow for an event it has not seen. */
 export async function receiveEvent(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	if (!ON_SUPPORTED_N8N) throw belowTheFloor(this, 'Nothing was started.');
+	if (!ON_SUPPORTED_N8N) throw n8nTooOld(this, 'Nothing was started.');
 	// Authentication first: an unauthenticated caller learns nothing about the payload rules.
 	const caller = await checkCaller.call(this);
 	if (!caller.ok) {

@@ -4,8 +4,8 @@
 // a timeline (./poll.ts). A node class takes its description from `timelineTriggerDescription`
 // (writing out what n8n's scanner reads: its icon and subtitle) and its methods from here.
 import type { INodeExecutionData, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
-import { shownNames, type NodeEntry } from '../../catalog';
-import { belowTheFloor } from '../../errors';
+import { namingOf, type NodeEntry } from '../../catalog';
+import { n8nTooOld } from '../../errors';
 import { MAIN_CONNECTION, ON_SUPPORTED_N8N, withFloorNotice } from '../../n8nVersion';
 import { SERVICES } from '../../services';
 import { searchTimelines } from '../listSearch';
@@ -15,7 +15,7 @@ import { pollTimeline } from './poll';
 /** The description of a timeline trigger node, from its catalog entry, but what its class writes out. */
 export function timelineTriggerDescription(entry: NodeEntry): Omit<INodeTypeDescription, 'icon' | 'subtitle'> {
 	return {
-		...shownNames(entry),
+		...namingOf(entry),
 		group: ['trigger'],
 		version: 1,
 		polling: true,
@@ -31,6 +31,6 @@ export const TIMELINE_TRIGGER_METHODS = { listSearch: { searchTimelines } };
 
 /** One poll, on an n8n the package runs on. */
 export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	if (!ON_SUPPORTED_N8N) throw belowTheFloor(this, 'Nothing was started.');
+	if (!ON_SUPPORTED_N8N) throw n8nTooOld(this, 'Nothing was started.');
 	return await pollTimeline.call(this);
 }
