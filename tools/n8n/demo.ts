@@ -1,16 +1,18 @@
 /**
- * What `npm start` and `npm run start:queue` share: the sandbox (seeded for the examples; its
- * page at / shows it live), an n8n set-up started by the caller, the four credentials pointing at
- * the sandbox, every examples/*.json imported with the inbound-reply trigger published and the
- * sandbox's webhook pointed at its production URL, one banner, and Ctrl-C stopping everything
- * that was started. With a state file (npm start's) the sandbox's world lasts across restarts
- * and is seeded once.
+ * What `npm start` and `npm run start:queue` share: the sandbox (its page at / shows it live, with
+ * the tour's "start here", demoTour.ts), an n8n set-up started by the caller, the four credentials
+ * pointing at the sandbox, every examples/*.json imported, the reply example, the refund example
+ * and the tour's alerts published, the sandbox's webhook pointed at the reply example's production
+ * URL, one banner, and Ctrl-C stopping everything that was started. With a state file (npm
+ * start's) the sandbox's world lasts across restarts and is seeded once; a reset (the page's
+ * Reset) seeds it again and publishes the demo's workflows afresh.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { DemoExamples, STATE_FILE, type ExampleOutcome } from './demoExamples';
-import { EXAMPLE_DATA, seedDemo } from './examples';
+import { ALERTS_KEY, alertsWorkflow, ANOMALY_ALERT_TEMPLATE, demoTimeline, demoTour } from './demoTour';
+import { EXAMPLE_DATA, EXAMPLE_FILES, seedDemo } from './examples';
 import { wireCredentials, type N8nClient, type StoredCredential, type WorkflowJson } from './client';
 import { NODE_TYPES } from './communityPackage';
 import { portIsFree } from './processes';
@@ -65,57 +67,114 @@ const OUTCOME_WORDS: Record<ExampleOutcome, string> = {
 };
 
 /**
- * Imports credentials and examples (keeping the user's changes, see demoExamples.ts); publishes
- * the first trigger example and points the sandbox at it. Returns its production URL, the
- * headers the sandbox sends there, its name, and how many examples were kept with changes.
+ * The workflows npm start puts into n8n: every example imported (keeping the user's changes, see
+ * demoExamples.ts) and three published: the first example with the inbox trigger (the reply; the
+ * sandbox's webhooks go to it), the refund approval (the tour's refund step posts to its webhook)
+ * and the tour's alerts (demoTour.ts). A reset forgets the published ones and publishes them afresh.
  */
-async function provision(
-	n8n: N8nClient,
-	sandbox: Sandbox,
-	log: Log,
-): Promise<{ webhookTarget?: string; webhookHeaders: Record<string, string>; replyWorkflow?: string; kept: string[] }> {
-	const creds: StoredCredential[] = await n8n.importCredentials(sandboxCredentials(sandbox));
-	log(`[start] credentials: ${creds.map((c) => `"${c.name}" (${c.id})`).join(', ')}`);
+class DemoWorkflows {
+	private readonly place: DemoExamples;
+	private creds: StoredCredential[] = [];
+	/** Where the sandbox's webhooks go, once the reply example is published. */
+	webhook?: { url: string; headers: Record<string, string>; workflow: string };
+	/** The examples kept as the user changed them (examples/<file>). */
+	readonly keptExamples: string[] = [];
+	/** The published workflows the last reset left as the user changed them (their names). */
+	private keptAtReset: string[] = [];
 
-	const examples = readExamples();
-	if (examples.length === 0) log('[start] examples/ holds no workflow yet: nothing to import');
-	const place = new DemoExamples(n8n.userFolder);
-	let webhookTarget: string | undefined;
-	let replyWorkflow: string | undefined;
-	let webhookHeaders: Record<string, string> = {};
-	const kept: string[] = [];
-	for (const { file, json } of examples) {
-		const { id, outcome, newerInExamples } = await place.provision(n8n, file, wireCredentials(json, creds));
-		let note = `, ${OUTCOME_WORDS[outcome]}`;
-		if (outcome === 'kept') {
-			kept.push(`examples/${file}`);
-			if (newerInExamples) note += ` (examples/${file} may differ: delete or rename this workflow and restart to get it)`;
+	constructor(
+		private readonly n8n: N8nClient,
+		private readonly sandbox: Sandbox,
+		private readonly log: Log,
+	) {
+		this.place = new DemoExamples(n8n.userFolder);
+	}
+
+	/** The examples' files, the reply example first among those npm start publishes. */
+	private readonly examples = readExamples();
+	private readonly replyFile = this.examples.find(({ json }) => isTriggerWorkflow(json))?.file;
+	private readonly published = [this.replyFile, EXAMPLE_FILES.refundApproval, ALERTS_KEY].filter((f): f is string => f !== undefined);
+
+	refundWorkflowId(): string | undefined {
+		return this.place.idOf(EXAMPLE_FILES.refundApproval);
+	}
+
+	/** The credentials, and every example imported (none published yet). */
+	async importAll(): Promise<void> {
+		this.creds = await this.n8n.importCredentials(sandboxCredentials(this.sandbox));
+		this.log(`[start] credentials: ${this.creds.map((c) => `"${c.name}" (${c.id})`).join(', ')}`);
+		if (this.examples.length === 0) this.log('[start] examples/ holds no workflow yet: nothing to import');
+		for (const { file, json } of this.examples) {
+			const { id, outcome, newerInExamples } = await this.place.provision(this.n8n, file, wireCredentials(json, this.creds));
+			let note = `, ${OUTCOME_WORDS[outcome]}`;
+			if (outcome === 'kept') {
+				this.keptExamples.push(`examples/${file}`);
+				if (newerInExamples) note += ` (examples/${file} may differ: delete or rename this workflow and restart to get it)`;
+			}
+			this.log(`[start] workflow "${json.name}" from examples/${file}: ${this.n8n.url}/workflow/${id}${note}`);
 		}
-		if (isTriggerWorkflow(json) && !webhookTarget) {
+	}
+
+	/**
+	 * Publishes the reply example (and points the sandbox's webhooks at it), the refund example and
+	 * the alerts; each one deleted by `forget` is imported afresh first.
+	 */
+	async publish(): Promise<void> {
+		const timeline = await demoTimeline(this.sandbox.client);
+		for (const file of this.published) {
+			const example = this.examples.find((e) => e.file === file)?.json;
+			const json = example ?? alertsWorkflow(timeline);
+			const { id, outcome } = await this.place.provision(this.n8n, file, wireCredentials(json, this.creds));
+			let note = file === ALERTS_KEY ? `, ${OUTCOME_WORDS[outcome]}` : '';
 			try {
-				await n8n.activate(id);
-				await place.published(n8n, file);
-				const urls = await webhookUrlsOf(n8n, id);
-				webhookTarget = urls.find((u) => u.nodeType === NODE_TYPES.trigger)?.url;
-				webhookHeaders = webhookHeadersFor(json);
-				replyWorkflow = json.name;
-				note += webhookTarget ? `, active, webhook ${webhookTarget}` : ', active';
+				await this.n8n.activate(id);
+				await this.place.published(this.n8n, file);
+				const urls = await webhookUrlsOf(this.n8n, id);
+				if (file === this.replyFile) {
+					const url = urls.find((u) => u.nodeType === NODE_TYPES.trigger)?.url;
+					if (url) this.webhook = { url, headers: webhookHeadersFor(json), workflow: json.name };
+				}
+				note += `, active${urls.length ? `, webhook ${urls.map((u) => u.url).join(', ')}` : ''}`;
 			} catch (err) {
 				note += `, could not activate: ${(err as Error).message.split('\n')[0]}`;
 			}
+			this.log(`[start] published "${json.name}": ${this.n8n.url}/workflow/${id}${note}`);
 		}
-		log(`[start] workflow "${json.name}" from examples/${file}: ${n8n.url}/workflow/${id}${note}`);
+		if (this.webhook) {
+			await this.sandbox.client.setWebhook(this.webhook.url, this.webhook.headers);
+			const h = Object.keys(this.webhook.headers);
+			this.log(`[start] the sandbox sends its webhooks to ${this.webhook.url}${h.length ? ` with ${h.join(', ')}` : ''}`);
+		}
 	}
-	if (webhookTarget) {
-		await sandbox.client.setWebhook(webhookTarget, webhookHeaders);
-		const h = Object.keys(webhookHeaders);
-		log(`[start] the sandbox sends its webhooks to ${webhookTarget}${h.length ? ` with ${h.join(', ')}` : ''}`);
+
+	/** Before a reset: the published workflows the user has not changed are deleted, with what they remember. */
+	async forget(): Promise<void> {
+		this.keptAtReset = [];
+		for (const file of this.published) {
+			const outcome = await this.place.forget(this.n8n, file);
+			if (outcome === 'kept') this.keptAtReset.push(this.examples.find((e) => e.file === file)?.json.name ?? alertsWorkflow(undefined).name);
+		}
 	}
-	return { webhookTarget, webhookHeaders, replyWorkflow, kept };
+
+	/** What Reset does in n8n, and what it keeps. */
+	resetNote(): string {
+		const names = this.published.map((file) => `"${this.examples.find((e) => e.file === file)?.json.name ?? alertsWorkflow(undefined).name}"`);
+		return (
+			`Reset also imports n8n's demo workflows afresh (${names.join(', ')}): what they remember and their executions are forgotten, so they behave as on a first start.` +
+			(this.keptAtReset.length ? ` Kept as you changed them, with what they remember: ${this.keptAtReset.map((n) => `"${n}"`).join(', ')}.` : ' One you changed in the editor is kept as it is, with what it remembers.')
+		);
+	}
 }
 
 /** Who the refund example asks: a contact, so the page's phone lists the manager from the start. */
 const MANAGER_CONTACT = { name: 'Manager' };
+
+/** The world npm start's demo needs: the examples' data, the manager, the anomaly alert's template. */
+async function seedWorld(sandbox: Sandbox): Promise<void> {
+	await seedDemo(sandbox);
+	await sandbox.client.seedContact(EXAMPLE_DATA.managerPhone, { ...MANAGER_CONTACT });
+	await sandbox.client.seedTemplate({ ...ANOMALY_ALERT_TEMPLATE, parameters: ANOMALY_ALERT_TEMPLATE.parameters.map((p) => ({ ...p })) });
+}
 
 /** What the banner says of the sandbox's world, read from the sandbox (seeded now or kept from before). */
 async function describeWorld(sandbox: Sandbox): Promise<string> {
@@ -136,8 +195,8 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 	const log = opts.log ?? ((line: string) => console.log(line));
 	const t0 = Date.now();
 	let sandbox: Sandbox | undefined;
-	/** Where the sandbox's webhooks go once the reply example is published (a reset points them there again). */
-	let published: { url: string; headers: Record<string, string> } | undefined;
+	/** The workflows npm start publishes, once n8n is up (a reset before that seeds nothing). */
+	let demo: DemoWorkflows | undefined;
 	let n8n: DemoN8n | undefined;
 	let starting: Promise<DemoN8n> | undefined;
 	const cancelStart = new AbortController();
@@ -181,10 +240,10 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 	try {
 		await ensureRuntime({ log });
 
-		// 1. The sandbox, with its world as the last run left it (npm start), or seeded: what the
-		// example workflows need (events at their location in the last day, contacts, Ada with an
-		// open window), the manager, and a timeline (with an anchor and an item) for the pickers.
-		// A reset seeds again and points the webhook back at the published example.
+		// 1. The sandbox, with its world as the last run left it (npm start), or empty until n8n is
+		// up: a fresh world is seeded by a reset then (below), which first deletes the demo's
+		// published workflows that n8n kept from an earlier world (npm start -- --reset-sandbox):
+		// otherwise they would take the newly seeded events for new ones, and remember Ada.
 		const { startSandbox } = await import('../sandbox/server');
 		const port = (await portIsFree(opts.sandboxPort)) ? opts.sandboxPort : 0;
 		if (port === 0) log(`[start] port ${opts.sandboxPort} is busy; the sandbox takes a free port`);
@@ -192,24 +251,42 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 			port,
 			stateFile: opts.sandboxState?.file,
 			startFresh: opts.sandboxState?.startFresh,
-			async seed(fresh) {
-				await seedDemo(fresh);
-				await fresh.client.seedContact(EXAMPLE_DATA.managerPhone, { ...MANAGER_CONTACT });
-				if (published) await fresh.client.setWebhook(published.url, published.headers);
+			// The page's "see its log" for a call the sandbox could not answer (a reset n8n refused) is ours.
+			log: (line) => {
+				if (line.startsWith('internal error')) log(`[sandbox] ${line}`);
 			},
+			beforeReset: async () => demo?.forget(),
+			async seed(fresh) {
+				if (!demo) return;
+				await seedWorld(fresh);
+				await demo.publish();
+			},
+			tour: demoTour({
+				sandbox: () => sandbox!.client,
+				n8n: () => (demo ? n8n?.client : undefined),
+				refundWorkflowId: () => demo?.refundWorkflowId(),
+				resetNote: () => demo?.resetNote() ?? 'Reset also imports the demo workflows in n8n afresh, once npm start is ready.',
+			}),
 		});
 		log(`[start] sandbox on ${sandbox.url}; its page: ${sandbox.url}/`);
 		const kept = sandbox.state;
 		if (kept?.problem) log(`[start] ${kept.problem}`);
-		const sandboxData = await describeWorld(sandbox);
-		log(`[start] sandbox ${kept?.restoredFrom ? `as saved at ${kept.restoredFrom} in ${kept.file}` : 'seeded'}: ${sandboxData}`);
 
-		// 2. n8n, started by the caller; 3. credentials and examples.
+		// 2. n8n, started by the caller; 3. credentials and examples, the world, the published workflows.
 		starting = opts.startN8n(log, cancelStart.signal);
 		n8n = await starting;
 		const client = n8n.client;
-		const { webhookTarget, webhookHeaders, replyWorkflow, kept: keptExamples } = await provision(client, sandbox, log);
-		if (webhookTarget) published = { url: webhookTarget, headers: webhookHeaders };
+		const workflows = new DemoWorkflows(client, sandbox, log);
+		await workflows.importAll();
+		demo = workflows;
+		if (kept?.restoredFrom) await workflows.publish();
+		else await sandbox.client.reset();
+		const sandboxData = await describeWorld(sandbox);
+		log(`[start] sandbox ${kept?.restoredFrom ? `as saved at ${kept.restoredFrom} in ${kept.file}` : 'seeded'}: ${sandboxData}`);
+		const webhookTarget = workflows.webhook?.url;
+		const webhookHeaders = workflows.webhook?.headers ?? {};
+		const replyWorkflow = workflows.webhook?.workflow;
+		const keptExamples = workflows.keptExamples;
 
 		const inboundCurl =
 			`curl -s -X POST ${sandbox.url}/_sandbox/inbound -H 'content-type: application/json' ` +

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import { waitFor } from '../shared/wait';
 import type { N8nClient, WorkflowJson } from './client';
 
 /** What the user folder remembers of each example, by file name. */
@@ -93,6 +94,37 @@ export class DemoExamples {
 		this.state[file] = { id, versionId, source };
 		fs.writeFileSync(this.file, JSON.stringify(this.state, null, 2) + '\n');
 		return { id, outcome, newerInExamples: false };
+	}
+
+	/** The workflow id of an example npm start put into n8n (by file name), if any. */
+	idOf(file: string): string | undefined {
+		return this.state[file]?.id;
+	}
+
+	/**
+	 * Deletes the workflow of a published example the user has not changed, and with it what it
+	 * remembers (its static data, and what n8n's process holds by its id) and its executions, so
+	 * that the next `provision` imports it afresh. One the user changed is kept as it is; one not
+	 * published, or gone, is left alone.
+	 */
+	async forget(n8n: N8nClient, file: string): Promise<'deleted' | 'kept' | 'none'> {
+		const known = this.state[file];
+		const res = known && (await n8n.api('GET', `/workflows/${known.id}`, undefined, { allowError: true }));
+		if (!res || res.status !== 200) return 'none';
+		if (String(res.body.versionId) !== known.versionId) return 'kept';
+		if (!res.body.active) return 'none';
+		// n8n 2.41 deletes no published workflow, nor one whose unpublication is still under way (409).
+		await n8n.deactivate(known.id);
+		await waitFor(
+			`n8n to delete the unpublished workflow ${known.id}`,
+			async () => {
+				const deleted = await n8n.api('DELETE', `/workflows/${known.id}`, undefined, { allowError: true });
+				if (deleted.status !== 409 && deleted.status >= 400) throw new Error(`DELETE /workflows/${known.id} -> ${deleted.status}: ${JSON.stringify(deleted.body)}`);
+				return deleted.status !== 409;
+			},
+			{ timeoutMs: 60_000, intervalMs: 250 },
+		);
+		return 'deleted';
 	}
 
 	/** After the demo published a workflow: its version id as n8n now has it is still "as imported". */

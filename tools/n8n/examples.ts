@@ -138,12 +138,12 @@ export async function seedExampleData(
 }
 
 /**
- * What `npm start` seeds before n8n starts: the examples' data, Ada's message (her window opens
- * for 24 hours; no webhook is set yet, so it starts nothing) and the demo timeline.
+ * What `npm start` seeds: the examples' data, Ada's message (her window opens for 24 hours; a
+ * message from before n8n listened, so no webhook is sent for it) and the demo timeline.
  */
 export async function seedDemo(sandbox: { url: string; timelineKey: string; client: SandboxClient }) {
 	const events = await seedExampleData(sandbox.client);
-	await sandbox.client.inbound(EXAMPLE_DATA.openWindow.phone, EXAMPLE_DATA.openWindow.text);
+	await sandbox.client.inbound(EXAMPLE_DATA.openWindow.phone, EXAMPLE_DATA.openWindow.text, { history: true });
 	const timeline = await seedDemoTimeline(sandbox);
 	return { events, timeline };
 }

@@ -89,9 +89,12 @@ export class SandboxClient {
 		return this.call('POST', '/contacts', { phone, fields });
 	}
 
-	/** The customer writes in: opens their 24-hour window and emits `message.inbound`. */
-	async inbound(from: string, text: string): Promise<InboundWebhookPayload> {
-		return this.call('POST', '/inbound', { from, text });
+	/**
+	 * The customer writes in: opens their 24-hour window and emits `message.inbound` (with
+	 * `history`, no webhook: a message from before anyone listened).
+	 */
+	async inbound(from: string, text: string, options: { history?: boolean } = {}): Promise<InboundWebhookPayload> {
+		return this.call('POST', '/inbound', { from, text, ...options });
 	}
 
 	/** The recipient reads the message: emits a `read` status webhook. */

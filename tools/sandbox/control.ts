@@ -9,6 +9,7 @@ import type { MessagingService } from './messaging';
 import type { PageView } from './page';
 import type { RequestLog } from './requestLog';
 import type { TimelineService } from './timeline';
+import { startStep, type Tour } from './tour';
 import type { RequestFilter, SandboxConfig } from './types';
 import type { WebhookDispatcher } from './webhooks';
 import { invalid, isObject, objectBody, optionalBoolean, optionalInteger, type JsonObject } from './validate';
@@ -29,13 +30,16 @@ export interface ControlDeps {
 	view: () => PageView;
 	/** A timeline key's place among the accepted ones (the control surface never shows keys). */
 	timelineKeyIndex: (key: string) => number;
+	/** The page's "start here", when a demo gives one. */
+	tour?: Tour;
 }
 
 /** One line per endpoint, for the CLI banner and GET /_sandbox. */
 export const CONTROL_ENDPOINTS: Array<{ method: string; path: string; body?: string; purpose: string }> = [
 	{ method: 'GET', path: '/_sandbox', purpose: 'this list' },
 	{ method: 'GET', path: '/_sandbox/view', purpose: 'everything the page at / shows (GET /_sandbox/stream: the same, live, as server-sent events)' },
-	{ method: 'POST', path: '/_sandbox/reset', purpose: 'back to the startup state (keys kept; npm start seeds its demo world again)' },
+	{ method: 'POST', path: '/_sandbox/reset', purpose: 'back to the startup state (keys kept; npm start seeds its demo world again and imports its demo workflows afresh)' },
+	{ method: 'POST', path: '/_sandbox/tour/{step}', purpose: 'start a step of the page\'s "start here" (npm start: write, event, anomaly, refund)' },
 	{ method: 'GET', path: '/_sandbox/config', purpose: 'current settings' },
 	{ method: 'POST', path: '/_sandbox/config', body: '{"timelinesListShape":"array","repeatDeliveries":1,"deliveryDelayMs":20,"webhookTimeoutMs":5000,"businessConnected":true,"linkPreviews":true,"linkPreviewDelayMs":0}', purpose: 'change settings (any subset)' },
 	{ method: 'GET', path: '/_sandbox/webhook', purpose: 'webhook URL and headers' },
@@ -80,6 +84,8 @@ export function controlRouter(d: ControlDeps): Router<'control'> {
 		await d.reset();
 		return ok({ reset: true });
 	});
+
+	add('POST', '/tour/:step', async (ctx) => ok(await startStep(d.tour, ctx.params.step)));
 
 	add('GET', '/config', () => ok({ ...d.config }));
 	add('POST', '/config', (ctx) => ok(updateConfig(d.config, body(ctx))));

@@ -21,7 +21,7 @@ import type {
 	WindowState,
 } from './types';
 import type { WebhookDispatcher } from './webhooks';
-import { describe, invalid, isObject, objectBody, requiredString, type JsonObject } from './validate';
+import { describe, invalid, isObject, objectBody, optionalBoolean, requiredString, type JsonObject } from './validate';
 
 export const E164 = /^\+[1-9]\d{6,14}$/;
 export const MESSAGE_TYPES = ['template', 'text', 'image', 'video', 'audio', 'file', 'location', 'custom'] as const;
@@ -233,12 +233,17 @@ export class MessagingService {
 		return { phone, fields: { ...(fields as ContactFields) } };
 	}
 
-	/** A customer writes in: opens (or reopens) the window and emits `message.inbound`. */
+	/**
+	 * A customer writes in: opens (or reopens) the window and emits `message.inbound`; with
+	 * `history`, a message from before anyone listened: stored and the window opened, no webhook.
+	 */
 	inbound(input: unknown): InboundWebhookPayload {
 		const body = objectBody(input);
 		const from = this.customer(body, 'from');
 		// A chat app sends no empty message.
 		const text = requiredString(body, 'text', { what: 'what the customer writes' });
+		// A message from before anyone listened (npm start's seeded one): kept, and no webhook.
+		const history = optionalBoolean(body, 'history') ?? false;
 		// One reading of the clock: the window closes 24 hours after the timestamp the payload carries.
 		const nowMs = this.clock.nowMs();
 		const now = new Date(nowMs).toISOString();
@@ -263,8 +268,9 @@ export class MessagingService {
 			timestamp: now,
 			created_at: now,
 			text,
+			...(history ? { history } : {}),
 		});
-		this.webhooks.emit(payload);
+		if (!history) this.webhooks.emit(payload);
 		return payload;
 	}
 

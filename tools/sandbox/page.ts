@@ -15,6 +15,7 @@ import { HttpError, sendText } from './http';
 import type { MessagingService } from './messaging';
 import type { RequestLog } from './requestLog';
 import type { LocatedEvent, TimelineService, WorldView } from './timeline';
+import type { Tour, TourView } from './tour';
 import type { Conversation, FaultState, RecordedRequest, WebhookDelivery } from './types';
 import type { WebhookDispatcher } from './webhooks';
 
@@ -43,6 +44,8 @@ export interface PageView {
 	requests: RecordedRequest[];
 	/** Newest first. */
 	deliveries: WebhookDelivery[];
+	/** The "start here" steps (npm start's), or null. */
+	tour: TourView | null;
 }
 
 export interface PageDeps {
@@ -54,6 +57,7 @@ export interface PageDeps {
 	requestLog: RequestLog;
 	timelineKeyIndex: (key: string) => number;
 	stateFile: string | null;
+	tour?: Tour;
 }
 
 export function pageView(d: PageDeps): PageView {
@@ -74,6 +78,7 @@ export function pageView(d: PageDeps): PageView {
 		faults: d.faults.list(),
 		requests: d.requestLog.list().slice(-SHOWN).reverse(),
 		deliveries: d.webhooks.list().slice(-SHOWN).reverse(),
+		tour: d.tour?.view() ?? null,
 	};
 }
 

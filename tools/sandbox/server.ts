@@ -29,6 +29,7 @@ import { LiveView, isPageFile, pageView, sendPageFile } from './page';
 import { RequestLog } from './requestLog';
 import { SAVED_LOG_LIMIT, StateFile, type StateContent } from './state';
 import { TimelineService } from './timeline';
+import type { Tour } from './tour';
 import type { SandboxConfig, Service } from './types';
 import { WebhookDispatcher } from './webhooks';
 
@@ -63,6 +64,10 @@ export interface SandboxOptions {
 	 * /_sandbox/reset, the page's Reset button). Not run when a saved world was read.
 	 */
 	seed?: (sandbox: Sandbox) => Promise<void>;
+	/** Runs first at every reset, before the world is emptied (npm start unpublishes what polls it). */
+	beforeReset?: () => Promise<void>;
+	/** The page's "start here" (npm start's): see tour.ts. */
+	tour?: Tour;
 }
 
 export interface Sandbox {
@@ -102,7 +107,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const clock = new VirtualClock();
 	// The pages' view reads the services declared below, when a page asks.
 	const live = new LiveView(() =>
-		pageView({ clock, timeline, messaging, webhooks, faults, requestLog, timelineKeyIndex, stateFile: options.stateFile ?? null }),
+		pageView({ clock, timeline, messaging, webhooks, faults, requestLog, timelineKeyIndex, stateFile: options.stateFile ?? null, tour: options.tour }),
 	);
 	// The state file, too, reads the services when it saves.
 	const store = options.stateFile ? new StateFile(options.stateFile, () => content()) : undefined;
@@ -151,6 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		await webhooks.flush();
 	};
 	const reset = async () => {
+		await options.beforeReset?.();
 		webhooks.reset();
 		messaging.reset();
 		timeline.reset();
@@ -172,6 +178,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		reset,
 		timelineKeyIndex,
 		view: () => live.view(),
+		tour: options.tour,
 	});
 
 	const keysFor = (service: Service) => (service === 'timeline' ? timelineKeys : messagingKeys);

@@ -204,6 +204,8 @@ export interface StoredMessage {
 	template?: { id: string; parameters: string[] };
 	/** The send request body exactly as received (unknown fields included). */
 	request?: Record<string, unknown>;
+	/** An inbound message seeded as history (POST /_sandbox/inbound with `history`): no webhook was sent for it. */
+	history?: true;
 	/** The http(s) links in `text`, in order (outbound messages). */
 	links?: string[];
 	/** What the link-preview bot fetched, one entry per link (with the setting `linkPreviews`). */

@@ -49,9 +49,11 @@ describe("npm start's contacts", () => {
 	const [ada, grace] = EXAMPLE_DATA.contacts;
 	const text = (to: string) => ({ resource: 'message', operation: 'sendText', to, text: 'Hi {first_name}, your refund is on its way.' });
 
-	it('Ada wrote in at the start: her window is open for the next 24 hours; Grace\'s is closed', async () => {
+	it('Ada wrote in at the start, before n8n listened (no webhook went out for it): her window is open for the next 24 hours; Grace\'s is closed', async () => {
 		const before = Date.now();
+		await t.sandbox.client.setWebhook('http://127.0.0.1:9/nobody-listens');
 		await seedDemo(t.sandbox);
+		expect(await t.sandbox.client.webhookDeliveries()).toEqual([]);
 		expect(EXAMPLE_DATA.openWindow.phone).toBe(ada.phone);
 		expect(EXAMPLE_DATA.closedWindowPhone).toBe(grace.phone);
 		const adaWindow = await t.sandbox.client.window(ada.phone);

@@ -1,9 +1,12 @@
 // The sandbox's page (GET /) and what it acts through: the view and its live stream, writing as
-// the customer, delivering again, events, anomalies and faults. Each action is a control call
-// that tests and curl make too; a bad one is refused naming its field, and changes nothing.
+// the customer, delivering again, events, anomalies, faults, and a demo's "start here" and reset.
+// Each action is a control call that tests and curl make too; a bad one is refused naming its
+// field, and changes nothing.
 import http from 'node:http';
 
+import { HttpError } from '../../../tools/sandbox/http';
 import { startSandbox, type Sandbox } from '../../../tools/sandbox/server';
+import type { Tour } from '../../../tools/sandbox/tour';
 import type { PageView } from '../../../tools/sandbox/page';
 import { HOUR, api, rawRequest, startReceiver, type Receiver } from '../../../tools/sandbox/testkit';
 import { waitFor } from '../../../tools/shared/wait';
@@ -137,6 +140,18 @@ describe('writing as the customer', () => {
 		expect((await sandbox.client.window(ADA)).open).toBe(true);
 	});
 
+	test('a message from before anyone listened (history) opens the window and sends no webhook; the view marks it', async () => {
+		const written = await control('POST', '/inbound', { from: ADA, text: 'Is my refund on its way?', history: true });
+		expect(written.status).toBe(200);
+		await sandbox.client.flushWebhooks();
+		expect(receiver.received).toEqual([]);
+		expect((await sandbox.client.view()).deliveries).toEqual([]);
+		expect((await sandbox.client.window(ADA)).open).toBe(true);
+		const [conversation] = (await sandbox.client.view()).conversations;
+		expect(conversation.messages.map((m) => [m.text, m.history])).toEqual([['Is my refund on its way?', true]]);
+		await expectRefused('POST', '/inbound', { from: ADA, text: 'Hi', history: 'yes' }, 400, 'history', /'history' must be true or false/);
+	});
+
 	test.each([
 		['an empty message', { from: ADA, text: '   ' }, 'text', /The field 'text' must not be empty \(what the customer writes\)/],
 		['no message', { from: ADA }, 'text', /The field 'text' is required/],
@@ -249,6 +264,9 @@ describe('faults', () => {
 	test('a bad fault is refused naming the field; a fault that fired already cannot be switched off', async () => {
 		await expectRefused('POST', '/faults', { kind: 'status', count: 0 }, 400, 'count', /'count' must be an integer from 1/);
 		await expectRefused('POST', '/faults', { kind: 'status', status: 999 }, 400, 'status', /from 100 to 599/);
+		// the page sends an empty required field as it is: refused by name, never a silent 503
+		await expectRefused('POST', '/faults', { kind: 'status', status: '' }, 400, 'status', /'status' must be an integer from 100 to 599; got ''/);
+		await expectRefused('POST', '/faults', { kind: 'status', count: '' }, 400, 'count', /'count' must be an integer from 1 up; got ''/);
 		await expectRefused('DELETE', '/faults/flt_gone', {}, 404, 'faultId', /No armed fault with faultId 'flt_gone'/);
 		expect(await sandbox.client.faults()).toEqual([]);
 	});
@@ -258,4 +276,68 @@ test('the clock moved a day on from the page closes a window opened a day before
 	await sandbox.client.inbound(ADA, 'Hi');
 	expect((await control('POST', '/clock', { advanceMs: 24 * HOUR })).status).toBe(200);
 	expect((await sandbox.client.view()).conversations.find((c) => c.phone === ADA)!.window.open).toBe(false);
+});
+
+describe("a demo's start here and reset (npm start gives them)", () => {
+	const STEP = { id: 'write', label: 'Write as Ada', happens: "Ada writes; the reply comes to Ada's phone.", phone: ADA };
+	const seen: string[] = [];
+	let demo: Sandbox;
+	const tour: Tour = {
+		view: () => ({ steps: [STEP, { ...STEP, id: 'refund', label: 'Ask for a refund' }], reset: 'Reset also imports the demo workflows afresh.' }),
+		async start(step) {
+			if (step === 'refund') throw new HttpError(502, 'n8n_refused', 'n8n answered HTTP 404 at http://127.0.0.1:5678/webhook/refund-request: publish the refund example and try again.');
+			await demo.client.inbound(ADA, 'Hello, is my order on its way?');
+			return { started: 'Ada wrote.' };
+		},
+	};
+	const demoControl = async (method: string, path: string, headers: Record<string, string> = {}) => {
+		const res = await rawRequest(demo.url, method, `/_sandbox${path}`, { headers, body: '{}' });
+		return { status: res.status, body: res.json as any };
+	};
+
+	beforeAll(async () => {
+		demo = await startSandbox({
+			tour,
+			async beforeReset() {
+				seen.push(`before the reset: ${(await demo.client.view()).conversations.flatMap((c) => c.messages).length} message(s)`);
+			},
+			async seed(fresh) {
+				seen.push(`seeded after it: ${(await fresh.client.view()).conversations.flatMap((c) => c.messages).length} message(s)`);
+				await fresh.client.seedContact(ADA, { first_name: 'Ada' });
+			},
+		});
+	});
+	afterAll(() => demo.close());
+
+	test('the view holds the steps and what Reset does; without a demo it holds none, and a step is refused saying where they come from', async () => {
+		expect((await demo.client.view()).tour).toEqual(tour.view());
+		expect((await sandbox.client.view()).tour).toBeNull();
+		const refused = await control('POST', '/tour/write', {});
+		expect({ status: refused.status, field: refused.body.error.field }).toEqual({ status: 404, field: 'step' });
+		expect(refused.body.error.message).toMatch(/the page's "start here" comes with npm start/);
+	});
+
+	test('a step starts with one control call and answers what the page says; one that cannot start says why and how to fix it; an unknown one names the steps', async () => {
+		expect(await demoControl('POST', '/tour/write')).toEqual({ status: 200, body: { step: 'write', started: 'Ada wrote.' } });
+		expect((await demo.client.view()).conversations.find((c) => c.phone === ADA)!.messages.map((m) => m.text)).toEqual(['Hello, is my order on its way?']);
+		const refund = await demoControl('POST', '/tour/refund');
+		expect(refund).toEqual({ status: 502, body: { error: { code: 'n8n_refused', message: expect.stringMatching(/HTTP 404 .* publish the refund example and try again/) } } });
+		const unknown = await demoControl('POST', '/tour/dance');
+		expect(unknown.status).toBe(404);
+		expect(unknown.body.error.message).toBe("No tour step 'dance': the steps are 'write', 'refund'.");
+	});
+
+	test('a page of another site cannot start a step (403), nor a body that is not JSON (415)', async () => {
+		const before = (await demo.client.view()).conversations.flatMap((c) => c.messages).length;
+		expect((await demoControl('POST', '/tour/write', { Origin: 'http://evil.example' })).status).toBe(403);
+		expect((await demoControl('POST', '/tour/write', { 'Content-Type': 'text/plain' })).status).toBe(415);
+		expect((await demo.client.view()).conversations.flatMap((c) => c.messages)).toHaveLength(before);
+	});
+
+	test('Reset runs the demo\'s part first, while the world is still there, then seeds the emptied world', async () => {
+		await demo.client.inbound(ADA, 'One more');
+		seen.length = 0;
+		await demo.client.reset();
+		expect(seen).toEqual(['before the reset: 2 message(s)', 'seeded after it: 0 message(s)']);
+	});
 });

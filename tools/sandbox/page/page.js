@@ -87,13 +87,17 @@ async function act(method, path, body, done) {
 
 // ---- forms -----------------------------------------------------------------------------
 
-/** The form's named fields as the control endpoint takes them: empty ones left out. */
+/**
+ * The form's named fields as the control endpoint takes them: empty ones left out, but for a
+ * required one, which goes as it is so that the sandbox refuses it by name; disabled ones never.
+ */
 function formBody(form) {
 	const body = {};
 	for (const field of form.querySelectorAll('[name]')) {
+		if (field.disabled) continue;
 		const value = field.value.trim();
-		if (value === '') continue;
-		body[field.name] = field.dataset.type === 'number' && !Number.isNaN(Number(value)) ? Number(value) : value;
+		if (value === '' && !field.required) continue;
+		body[field.name] = field.dataset.type === 'number' && value !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
 	}
 	return body;
 }
@@ -200,6 +204,7 @@ const ACTIONS = {
 	},
 	'anomaly-remove': (button) => act('DELETE', `/_sandbox/anomalies/${encodeURIComponent(button.dataset.anomaly)}`, undefined, 'Anomaly removed'),
 	'fault-remove': (button) => act('DELETE', `/_sandbox/faults/${encodeURIComponent(button.dataset.fault)}`, undefined, 'Fault switched off'),
+	step: (button) => startStep(button),
 };
 
 document.addEventListener('click', async (event) => {
@@ -209,12 +214,72 @@ document.addEventListener('click', async (event) => {
 	if (button.dataset.tab) return showTab(button.dataset.tab);
 	if (button.dataset.advance) return act('POST', '/_sandbox/clock', { advanceMs: Number(button.dataset.advance) });
 	if (button.dataset.cancel !== undefined) button.closest('form').hidden = true;
-	if (button.id === 'reset' && confirm('Reset the sandbox? Every message, event, timeline and request it holds is forgotten, and the demo world starts again.')) {
+	if (button.id === 'reset' && confirm(`Reset the sandbox? Every message, event, timeline and request it holds is forgotten, and the demo world starts again.${view?.tour ? `\n\n${view.tour.reset}` : ''}`)) {
 		readAsked.clear();
 		selectedPhone = undefined;
-		await act('POST', '/_sandbox/reset', undefined, 'The sandbox starts afresh');
+		startedSteps.clear();
+		stepErrors.clear();
+		button.disabled = true;
+		try {
+			await act('POST', '/_sandbox/reset', undefined, 'The sandbox and the demo start afresh');
+		} finally {
+			button.disabled = false;
+		}
 	}
 });
+
+// ---- start here -------------------------------------------------------------------------
+
+/** The steps started from this page: step id → when (this browser's clock); and why one could not start. */
+const startedSteps = new Map();
+const stepErrors = new Map();
+
+/** A step of the tour: one control call; then the phone that shows what happens. */
+async function startStep(button) {
+	const step = view.tour.steps.find((s) => s.id === button.dataset.step);
+	button.disabled = true;
+	try {
+		const response = await call('POST', `/_sandbox/tour/${encodeURIComponent(step.id)}`);
+		if (!response.ok) {
+			stepErrors.set(step.id, errorText(response));
+			render(view);
+			return;
+		}
+		stepErrors.delete(step.id);
+		toast(response.data.started);
+		startedSteps.set(step.id, Date.now());
+		selectedPhone = step.phone;
+		$('#compose-from').value = step.phone;
+		showTab('phone');
+		// one view at a time (a phone's width): the phone below the steps comes into sight
+		if ($('nav.tabs').offsetParent !== null) $('#phone').scrollIntoView({ block: 'start' });
+	} finally {
+		button.disabled = false;
+	}
+}
+
+function renderStart() {
+	const tour = view.tour;
+	$('#start').hidden = !tour;
+	if (!tour) return;
+	$('#steps').replaceChildren(
+		...tour.steps.map((step) => {
+			const started = startedSteps.get(step.id);
+			const phone = view.conversations.find((c) => c.phone === step.phone);
+			return h(
+				'li',
+				{ 'data-step': step.id },
+				h('button', { type: 'button', class: 'small', 'data-act': 'step', 'data-step': step.id }, step.label),
+				h('p', { class: 'muted' }, step.happens),
+				stepErrors.has(step.id)
+					? h('p', { class: 'field-error', role: 'alert' }, stepErrors.get(step.id))
+					: started
+						? h('p', { class: 'started' }, `Started at ${new Date(started).toLocaleTimeString()}: look at ${nameOf(phone) || step.phone}'s phone.`)
+						: null,
+			);
+		}),
+	);
+}
 
 document.addEventListener('toggle', (event) => {
 	const id = event.target.dataset?.requestId;
@@ -274,14 +339,22 @@ function content(message) {
 
 const STATUS_MARKS = { sent: '✓', delivered: '✓✓', read: '✓✓' };
 
+/** A webhook delivery's outcome in a word: its status, or why there is none (yet). */
+function deliveryAnswer(delivery) {
+	if (delivery.status) return String(delivery.status);
+	if (!delivery.finishedAt) return 'sending…';
+	return delivery.url ? 'failed' : 'no webhook set';
+}
+
 function bubble(message) {
 	const outbound = message.direction === 'outbound';
 	const meta = [h('time', { datetime: message.created_at }, short(message.created_at))];
 	if (outbound) meta.push(h('span', { class: 'status', title: `status ${message.status}` }, `${STATUS_MARKS[message.status] ?? ''} ${message.status}`));
 	else {
 		const sent = view.deliveries.filter((d) => d.eventType === 'message.inbound' && d.payload.message_id === message.message_id).sort((a, b) => a.id - b.id);
-		const answers = sent.map((d) => d.status ?? (d.url ? 'failed' : 'no webhook set')).join(', ');
-		meta.push(h('span', { class: 'delivery', title: sent.at(-1)?.error ?? '' }, sent.length ? `to n8n: ${answers}` : 'not sent yet'));
+		const answers = sent.map(deliveryAnswer).join(', ');
+		const said = message.history ? 'written before n8n listened' : sent.length ? `to n8n: ${answers}` : 'to n8n: sending…';
+		meta.push(h('span', { class: 'delivery', title: sent.at(-1)?.error ?? '' }, said));
 		if (sent.length) meta.push(h('button', { type: 'button', class: 'small quiet', 'data-act': 'repeat', 'data-delivery': sent[0].id, title: 'Send the same message.inbound again, as a service that delivers at least once may' }, 'Deliver again'));
 	}
 	return h(
@@ -354,6 +427,7 @@ function readWhatIsShown(selected) {
 }
 
 $('#receipts').addEventListener('change', () => view && render(view));
+
 document.addEventListener('visibilitychange', () => view && render(view));
 
 // ---- the timeline ----------------------------------------------------------------------
@@ -451,6 +525,18 @@ function renderTimeline() {
 
 // ---- faults and the log ----------------------------------------------------------------
 
+/** A fault form's field for one kind of fault (its status) is shown, and sent, for that kind only. */
+function showFaultFields() {
+	const kind = $('#fault-kind').value;
+	for (const field of document.querySelectorAll('#fault-add [data-for-kind]')) {
+		const shown = field.dataset.forKind === kind;
+		field.hidden = !shown;
+		for (const input of field.querySelectorAll('[name]')) input.disabled = !shown;
+	}
+}
+$('#fault-kind').addEventListener('change', showFaultFields);
+showFaultFields();
+
 function renderLog() {
 	$('#faults').replaceChildren(
 		...(view.faults.length ? [] : [h('li', { class: 'muted' }, 'No fault switched on: every call is answered as the service would.')]),
@@ -503,7 +589,7 @@ function renderLog() {
 				{ 'data-delivery-id': d.id },
 				h('time', { datetime: d.startedAt }, new Date(d.startedAt).toLocaleTimeString()),
 				h('code', {}, `${d.eventType}${d.payload.status ? ` ${d.payload.status}` : ''}${d.attempt > 1 ? ` (repeat ${d.attempt - 1})` : ''}`),
-				h('span', { class: `answer ${d.status && d.status < 400 ? 'good' : 'bad'}` }, d.status ? `→ ${d.status}` : d.error ?? '…'),
+				h('span', { class: `answer ${d.status ? (d.status < 400 ? 'good' : 'bad') : d.url && d.finishedAt ? 'bad' : ''}`, title: d.error ?? '' }, `→ ${deliveryAnswer(d)}`),
 				h('span', { class: 'buttons' }, h('button', { type: 'button', class: 'small quiet', 'data-act': 'repeat', 'data-delivery': d.id }, 'Deliver again')),
 			),
 		),
@@ -514,6 +600,7 @@ function renderLog() {
 
 function render(next) {
 	view = next;
+	renderStart();
 	renderPhone();
 	renderTimeline();
 	renderLog();

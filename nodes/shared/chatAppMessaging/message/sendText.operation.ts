@@ -23,9 +23,9 @@ const text: INodeProperties = {
 	typeOptions: { rows: 4 },
 	required: true,
 	default: '',
-	placeholder: 'e.g. Hi {first_name}, your table is ready.',
+	placeholder: 'e.g. Hi {first_name}, your order {{ $json.order_id }} is ready.',
 	description:
-		'The message. Named placeholders such as {first_name} are filled by the service from Injected Fields (or fields stored on the contact).',
+		'The message. n8n expressions in {{ }} work here as in any field (drag an input field in): n8n fills them in before sending. Named placeholders such as {first_name} are filled by the service from Injected Fields (or fields stored on the contact).',
 };
 
 const textRef = mappedFrom(text, 'text');
