@@ -152,15 +152,23 @@ class DemoWorkflows {
 		this.keptAtReset = [];
 		for (const file of this.published) {
 			const outcome = await this.place.forget(this.n8n, file);
-			if (outcome === 'kept') this.keptAtReset.push(this.examples.find((e) => e.file === file)?.json.name ?? alertsWorkflow(undefined).name);
+			if (outcome === 'kept') this.keptAtReset.push(this.nameOf(file));
 		}
+	}
+
+	/** The names of the workflows npm start publishes, quoted. */
+	publishedNames(): string[] {
+		return this.published.map((file) => `"${this.nameOf(file)}"`);
+	}
+
+	private nameOf(file: string): string {
+		return this.examples.find((e) => e.file === file)?.json.name ?? alertsWorkflow(undefined).name;
 	}
 
 	/** What Reset does in n8n, and what it keeps. */
 	resetNote(): string {
-		const names = this.published.map((file) => `"${this.examples.find((e) => e.file === file)?.json.name ?? alertsWorkflow(undefined).name}"`);
 		return (
-			`Reset also imports n8n's demo workflows afresh (${names.join(', ')}): what they remember and their executions are forgotten, so they behave as on a first start.` +
+			`Reset also imports n8n's demo workflows afresh (${this.publishedNames().join(', ')}): what they remember and their executions are forgotten, so they behave as on a first start.` +
 			(this.keptAtReset.length ? ` Kept as you changed them, with what they remember: ${this.keptAtReset.map((n) => `"${n}"`).join(', ')}.` : ' One you changed in the editor is kept as it is, with what it remembers.')
 		);
 	}
@@ -195,8 +203,10 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 	const log = opts.log ?? ((line: string) => console.log(line));
 	const t0 = Date.now();
 	let sandbox: Sandbox | undefined;
-	/** The workflows npm start publishes, once n8n is up (a reset before that seeds nothing). */
+	/** The workflows npm start publishes, once n8n is up. */
 	let demo: DemoWorkflows | undefined;
+	/** A fresh world (or one reset before n8n was up) waits for n8n to be seeded. */
+	let unseeded = false;
 	let n8n: DemoN8n | undefined;
 	let starting: Promise<DemoN8n> | undefined;
 	const cancelStart = new AbortController();
@@ -257,6 +267,7 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 			},
 			beforeReset: async () => demo?.forget(),
 			async seed(fresh) {
+				unseeded = !demo;
 				if (!demo) return;
 				await seedWorld(fresh);
 				await demo.publish();
@@ -279,10 +290,11 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 		const workflows = new DemoWorkflows(client, sandbox, log);
 		await workflows.importAll();
 		demo = workflows;
-		if (kept?.restoredFrom) await workflows.publish();
-		else await sandbox.client.reset();
+		const seededNow = unseeded;
+		if (seededNow) await sandbox.client.reset();
+		else await workflows.publish();
 		const sandboxData = await describeWorld(sandbox);
-		log(`[start] sandbox ${kept?.restoredFrom ? `as saved at ${kept.restoredFrom} in ${kept.file}` : 'seeded'}: ${sandboxData}`);
+		log(`[start] sandbox ${seededNow ? 'seeded' : `as saved at ${kept?.restoredFrom} in ${kept?.file}`}: ${sandboxData}`);
 		const webhookTarget = workflows.webhook?.url;
 		const webhookHeaders = workflows.webhook?.headers ?? {};
 		const replyWorkflow = workflows.webhook?.workflow;
@@ -307,7 +319,7 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 		const lines = [
 			'',
 			'==================================================================================',
-			` sandbox page: ${sandbox.url}/   (a customer's phone: write as Ada, see the replies; the timeline; faults and the request log; live)`,
+			` sandbox page: ${sandbox.url}/   (start here: four things to try, each answered on a customer's phone; the timeline; faults and the request log; live)`,
 			` n8n editor:   ${client.url}/`,
 			` login:        ${client.owner.email}  /  ${client.owner.password}`,
 			` sandbox:      ${sandbox.url}   (timeline key ${sandbox.timelineKey}, messaging key ${sandbox.messagingKey})`,
@@ -322,6 +334,7 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
 			`               in ${path.join(client.userFolder, STATE_FILE)}): to get one back as shipped, delete or`,
 			'               rename it in n8n and restart',
 			...(keptExamples.length ? [`               kept as you changed them: ${keptExamples.join(', ')}`] : []),
+			` published:    ${workflows.publishedNames().join(', ')} (the page's start here goes through them)`,
 			` public API:   ${client.url}/api/v1  (X-N8N-API-KEY: ${client.apiKey})`,
 			...n8n.bannerLines,
 			'',
