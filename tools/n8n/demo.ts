@@ -75,6 +75,10 @@ const OUTCOME_WORDS: Record<ExampleOutcome, string> = {
 class DemoWorkflows {
 	private readonly place: DemoExamples;
 	private creds: StoredCredential[] = [];
+	/** The examples' files, and those npm start publishes: the reply example first, the alerts last. */
+	private readonly examples = readExamples();
+	private readonly replyFile = this.examples.find(({ json }) => isTriggerWorkflow(json))?.file;
+	private readonly published = [this.replyFile, EXAMPLE_FILES.refundApproval, ALERTS_KEY].filter((f): f is string => f !== undefined);
 	/** Where the sandbox's webhooks go, once the reply example is published. */
 	webhook?: { url: string; headers: Record<string, string>; workflow: string };
 	/** The examples kept as the user changed them (examples/<file>). */
@@ -89,11 +93,6 @@ class DemoWorkflows {
 	) {
 		this.place = new DemoExamples(n8n.userFolder);
 	}
-
-	/** The examples' files, the reply example first among those npm start publishes. */
-	private readonly examples = readExamples();
-	private readonly replyFile = this.examples.find(({ json }) => isTriggerWorkflow(json))?.file;
-	private readonly published = [this.replyFile, EXAMPLE_FILES.refundApproval, ALERTS_KEY].filter((f): f is string => f !== undefined);
 
 	refundWorkflowId(): string | undefined {
 		return this.place.idOf(EXAMPLE_FILES.refundApproval);
@@ -129,7 +128,8 @@ class DemoWorkflows {
 			try {
 				await this.n8n.activate(id);
 				await this.place.published(this.n8n, file);
-				const urls = await webhookUrlsOf(this.n8n, id);
+				// the alerts poll: no webhook to wait for
+				const urls = file === ALERTS_KEY ? [] : await webhookUrlsOf(this.n8n, id);
 				if (file === this.replyFile) {
 					const url = urls.find((u) => u.nodeType === NODE_TYPES.trigger)?.url;
 					if (url) this.webhook = { url, headers: webhookHeadersFor(json), workflow: json.name };
