@@ -31,7 +31,7 @@ const INSTALLS = ['registry-install', 'two-packages', 'twin-package', 'editions'
  * commands in this checkout (`npm start` rebuilds dist/; local-install packs it by hand, so it
  * runs in the same jest process, never during a build).
  */
-const RESTARTS_AND_NPM_SCRIPTS = ['polling', 'two-triggers', 'repeat-memory', 'demo', 'stop', 'local-install', 'sandbox-page'];
+const RESTARTS_AND_NPM_SCRIPTS = ['polling', 'two-triggers', 'bursts', 'repeat-memory', 'demo', 'stop', 'local-install', 'sandbox-page'];
 
 /**
  * The files that run on n8n 1.123 too: each asserts what n8n 1.x does differently (the limits
@@ -50,6 +50,7 @@ const ON_N8N_1 = [
 	'twin-package', // 1.x's answer to a package with a node of an installed one's name
 	'polling', // the polling trigger over 1.x's own polls, across restarts
 	'two-triggers', // two polling triggers in one workflow, on 1.x's own polls
+	'bursts', // a burst gathered into one run, across a restart (1.x's activation hook)
 ];
 
 const files = (names) => names.map((name) => `**/${name}.e2e.test.ts`);

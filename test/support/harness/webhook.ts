@@ -22,7 +22,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
-import { WebhookContext } from 'n8n-core';
+import { HookContext, WebhookContext } from 'n8n-core';
 import {
 	Workflow,
 	type IDataObject,
@@ -57,6 +57,8 @@ export interface HostTriggerOptions {
 	webhookId?: string;
 	/** The hosting workflow's id (the trigger's repeat memory is per workflow); default `hosted-workflow`. */
 	workflowId?: string;
+	/** n8n's webhook base URL, which the node's own URL is built from; default this harness's `<server>/webhook`. */
+	webhookBaseUrl?: string;
 }
 
 export interface RecordedHttpResponse {
@@ -100,6 +102,8 @@ export interface HostedTrigger {
 	waitForCalls(count: number, timeoutMs?: number): Promise<WebhookCall[]>;
 	/** Forgets recorded calls and starts (static data stays, as in n8n). */
 	clearRecords(): void;
+	/** Publication (or n8n's start with the workflow published): n8n calls the webhook's `create` hook. */
+	activate(): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -237,6 +241,34 @@ export async function hostTrigger(options: HostTriggerOptions = {}): Promise<Hos
 	const starts: WorkflowStart[] = [];
 	const waiters: Array<() => void> = [];
 	let executionCounter = 0;
+	/** Set once the server listens: n8n's webhook base, which the node's own Production URL is built from. */
+	let webhookBaseUrl = options.webhookBaseUrl ?? '';
+
+	/** A fresh Workflow, as n8n builds one per request from the static data saved in the database, and its additional data. */
+	function loadWorkflow() {
+		const workflow = new Workflow({
+			id: options.workflowId ?? 'hosted-workflow',
+			name: 'Hosted trigger',
+			nodes: [node],
+			connections: {},
+			active: true,
+			nodeTypes: pkg.nodeTypes,
+			staticData: withoutChangeFlag(savedStaticData),
+		});
+		const workflowData = { id: workflow.id, name: workflow.name, nodes: [node], connections: {}, active: true } as unknown as IWorkflowBase;
+		const additionalData = buildAdditionalDataForTests(credentialsHelper, workflowData, `webhook-${++executionCounter}`);
+		additionalData.webhookBaseUrl = webhookBaseUrl;
+		const webhookData: IWebhookData = {
+			httpMethod: description.httpMethod as IWebhookData['httpMethod'],
+			node: node.name,
+			path: webhookPath,
+			webhookDescription: description,
+			workflowId: workflow.id!,
+			workflowExecuteAdditionalData: additionalData,
+			webhookId,
+		};
+		return { workflow, additionalData, webhookData };
+	}
 
 	async function handle(req: HarnessRequest, res: http.ServerResponse, call: WebhookCall): Promise<void> {
 		const response = expressLike(res);
@@ -265,29 +297,10 @@ export async function hostTrigger(options: HostTriggerOptions = {}): Promise<Hos
 		}
 
 		// As n8n: a fresh Workflow per request, from the static data saved in the database.
-		const workflow = new Workflow({
-			id: options.workflowId ?? 'hosted-workflow',
-			name: 'Hosted trigger',
-			nodes: [node],
-			connections: {},
-			active: true,
-			nodeTypes: pkg.nodeTypes,
-			staticData: withoutChangeFlag(savedStaticData),
-		});
-		const workflowData = { id: workflow.id, name: workflow.name, nodes: [node], connections: {}, active: true } as unknown as IWorkflowBase;
-		const additionalData = buildAdditionalDataForTests(credentialsHelper, workflowData, `webhook-${++executionCounter}`);
+		const { workflow, additionalData, webhookData } = loadWorkflow();
 		additionalData.httpRequest = req as never;
 		additionalData.httpResponse = response as never;
 		const workflowNode = workflow.getNode(node.name) as INode;
-		const webhookData: IWebhookData = {
-			httpMethod: description.httpMethod as IWebhookData['httpMethod'],
-			node: node.name,
-			path: webhookPath,
-			webhookDescription: description,
-			workflowId: workflow.id,
-			workflowExecuteAdditionalData: additionalData,
-			webhookId,
-		};
 		const context = new WebhookContext(workflow, workflowNode, additionalData, 'webhook', webhookData, [], null);
 
 		let result: IWebhookResponseData;
@@ -370,6 +383,7 @@ export async function hostTrigger(options: HostTriggerOptions = {}): Promise<Hos
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
+	webhookBaseUrl ||= `http://127.0.0.1:${port}/webhook`;
 	const url = `http://127.0.0.1:${port}/webhook/${webhookPath}`;
 
 	return {
@@ -414,6 +428,11 @@ export async function hostTrigger(options: HostTriggerOptions = {}): Promise<Hos
 				});
 			}
 			return calls.slice(0, count);
+		},
+		async activate() {
+			const { workflow, additionalData, webhookData } = loadWorkflow();
+			const context = new HookContext(workflow, workflow.getNode(node.name) as INode, additionalData, 'webhook', 'activate', webhookData);
+			await nodeType.webhookMethods?.default?.create?.call(context);
 		},
 		clearRecords() {
 			calls.splice(0);

@@ -9,7 +9,8 @@ import type { ICredentialDataDecryptedObject, INodeCredentialTestResult, IWebhoo
 /** Request headers as Node.js gives them (names in lower case). */
 export type IncomingHeaders = Record<string, string | string[] | undefined>;
 
-function sameSecret(received: string, expected: string): boolean {
+/** Whether two secrets match, in a time that reveals neither. */
+export function sameSecret(received: string, expected: string): boolean {
 	const a = createHash('sha256').update(received, 'utf8').digest();
 	const b = createHash('sha256').update(expected, 'utf8').digest();
 	return timingSafeEqual(a, b);

@@ -1,5 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+/** Messages in Quick Succession → Gather Into One Run. */
+export const GATHER_BURSTS = 'gather';
+export const MAX_QUIET_SECONDS = 600;
+export const MAX_LONGEST_WAIT_SECONDS = 3600;
+
 const EVENT_OPTIONS = [
 	{
 		name: 'Inbound Message',
@@ -71,6 +76,49 @@ export const triggerProperties: INodeProperties[] = [
 		default: true,
 		description:
 			'Whether to start the workflow only once when the service delivers the same event (message ID, event type and status) again, within 48 hours and the last 5,000 events. Events received in the last quarter second before n8n restarts or crashes can start it again. In queue mode with several webhook processes, pin this trigger\'s URL to one of them at the load balancer to catch every repeat: see <a href="https://github.com/n8n-nodes-timeline-navigation/n8n-nodes-timeline-navigation/blob/main/docs/scale-out.md">Scale-out</a>.',
+	},
+	{
+		displayName: 'Messages in Quick Succession',
+		name: 'quickMessages',
+		type: 'options',
+		displayOptions: { show: { events: ['message.inbound'] } },
+		options: [
+			{
+				name: 'Gather Into One Run',
+				value: GATHER_BURSTS,
+				description: "One run per burst: the customer's messages until they have been quiet for the Quiet Time, in order, their texts joined",
+			},
+			{ name: 'One Run Each', value: 'each', description: 'Every inbound message starts a run of its own' },
+		],
+		default: 'each',
+		description:
+			'What a customer\'s quick messages ("hi" / "I ordered on Monday" / "where is it?") start: one run each, or one run for the burst, for an AI agent or a person to answer once',
+	},
+	{
+		displayName: 'Quiet Time (Seconds)',
+		name: 'quietSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_QUIET_SECONDS, numberPrecision: 0 },
+		displayOptions: { show: { events: ['message.inbound'], quickMessages: [GATHER_BURSTS] } },
+		default: 5,
+		description: 'The burst starts once the customer has written nothing for this long',
+	},
+	{
+		displayName: 'Longest Wait (Seconds)',
+		name: 'longestWaitSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_LONGEST_WAIT_SECONDS, numberPrecision: 0 },
+		displayOptions: { show: { events: ['message.inbound'], quickMessages: [GATHER_BURSTS] } },
+		default: 30,
+		description: 'The burst starts at the latest this long after its first message, however chatty the customer',
+	},
+	{
+		displayName:
+			"Each message is answered 200 at once and kept in the workflow's static data. The burst starts when this trigger calls its own Production URL (n8n must be able to reach it), or with the next delivery if that call fails; if n8n stops meanwhile, it starts once n8n is back. While testing (Test URL) each message starts a run at once.",
+		name: 'gatherNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { events: ['message.inbound'], quickMessages: [GATHER_BURSTS] } },
 	},
 	{
 		displayName: 'Options',

@@ -19,8 +19,9 @@ import { namingOf, type NodeEntry } from '../../catalog';
 import { n8nTooOld } from '../../errors';
 import { MAIN_CONNECTION, ON_SUPPORTED_N8N, withFloorNotice } from '../../n8nVersion';
 import { checkBasicAuthCredential, checkCaller, checkHeaderAuthCredential } from './authentication';
+import { flushBurst, FLUSH_EVENT, FLUSH_HEADER, gatherMessage, heldAtActivation, isFlushCall, scheduleFlush, storeKey, type BurstOwner, type BurstSettings } from './bursts';
 import { deliveryMemory } from './deliveryMemory';
-import { triggerProperties } from './description';
+import { GATHER_BURSTS, MAX_LONGEST_WAIT_SECONDS, MAX_QUIET_SECONDS, triggerProperties } from './description';
 import { bodySize, checkEvent, deliveryKey, INBOUND_EVENT, MAX_BODY_BYTES, readJsonObject, STATUS_EVENT, windowOpenUntil } from './events';
 import { previousInbound } from './senderMemory';
 
@@ -88,6 +89,13 @@ export const WEBHOOK_LIFECYCLE = {
 		this.logger.info(
 			`${triggerInLog(this)} listens at ${url}. The messaging service has no API to set its webhook: paste this URL in the account's webhook setting in the messaging dashboard.`,
 		);
+		// Bursts gathered before n8n stopped (or before a republication) start once they are due.
+		const settings = burstSettings(this);
+		if (typeof settings === 'string') throw new NodeOperationError(this.getNode(), settings);
+		const staticData = this.getWorkflowStaticData('node');
+		const key = storeKey(staticData);
+		const owner = burstOwner(this);
+		if (settings && key && owner) for (const { from, at } of heldAtActivation(staticData, settings)) scheduleFlush(this, owner, key, from, at);
 		return true;
 	},
 	async delete(this: IHookFunctions): Promise<boolean> {
@@ -97,6 +105,43 @@ export const WEBHOOK_LIFECYCLE = {
 		return true;
 	},
 };
+
+/** Messages in Quick Succession: the burst settings when gathering, undefined when not, or what is wrong with them. */
+function burstSettings(ctx: IWebhookFunctions | IHookFunctions): BurstSettings | undefined | string {
+	if (!([ctx.getNodeParameter('events', [])].flat() as string[]).includes(INBOUND_EVENT)) return undefined;
+	if (ctx.getNodeParameter('quickMessages', 'each') !== GATHER_BURSTS) return undefined;
+	const seconds = (name: string, label: string, fallback: number, max: number): number | string => {
+		const value = ctx.getNodeParameter(name, fallback);
+		return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max
+			? value * 1000
+			: `Invalid ${label}: got ${JSON.stringify(value)}, expected a whole number of seconds from 1 to ${max}. Fix it in the trigger's "Messages in Quick Succession" settings.`;
+	};
+	const quietMs = seconds('quietSeconds', 'Quiet Time (Seconds)', 5, MAX_QUIET_SECONDS);
+	if (typeof quietMs === 'string') return quietMs;
+	const longestMs = seconds('longestWaitSeconds', 'Longest Wait (Seconds)', 30, MAX_LONGEST_WAIT_SECONDS);
+	if (typeof longestMs === 'string') return longestMs;
+	return { quietMs, longestMs };
+}
+
+/** Whose bursts: the workflow and node (an unsaved workflow has nothing to gather by: none). */
+function burstOwner(ctx: IWebhookFunctions | IHookFunctions): BurstOwner | undefined {
+	const workflowId = ctx.getWorkflow().id;
+	return workflowId ? { workflowId, nodeId: ctx.getNode().id } : undefined;
+}
+
+/** A flush call of the trigger's own (./bursts.ts): starts the named burst if it is due. */
+function receiveFlush(ctx: IWebhookFunctions, key: unknown): IWebhookResponseData {
+	const staticData = ctx.getWorkflowStaticData('node');
+	const settings = burstSettings(ctx);
+	const owner = burstOwner(ctx);
+	if (typeof settings !== 'object' || !owner || !isFlushCall(staticData, key)) {
+		return reply(ctx, 401, { error: 'unauthorized', message: 'Authorization failed: this flush call does not carry the key of a trigger gathering bursts.' });
+	}
+	const body = ctx.getBodyData();
+	const gathered = flushBurst(staticData, owner, settings, typeof body.from === 'string' ? body.from : '');
+	const answered = reply(ctx, 200, { received: true, started: gathered.start !== undefined, event_type: FLUSH_EVENT });
+	return gathered.start ? { ...answered, workflowData: [ctx.helpers.returnJsonArray(gathered.start)] } : answered;
+}
 
 /** Answers the call itself (n8n answers only with the webhook's fixed 200 otherwise). */
 function reply(ctx: IWebhookFunctions, statusCode: number, body: IDataObject, headers: Record<string, string> = {}): IWebhookResponseData {
@@ -114,6 +159,8 @@ function acknowledgeOnly(eventType: string | undefined, reason: string): IWebhoo
 /** One call of the messaging service: check it, and start the workflow for an event it has not seen. */
 export async function receiveEvent(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	if (!ON_SUPPORTED_N8N) throw n8nTooOld(this, 'Nothing was started.');
+	const flushKey = this.getHeaderData()[FLUSH_HEADER];
+	if (flushKey !== undefined) return receiveFlush(this, flushKey);
 	// Authentication first: an unauthenticated caller learns nothing about the payload rules.
 	const caller = await checkCaller.call(this);
 	if (!caller.ok) {
@@ -175,6 +222,16 @@ export async function receiveEvent(this: IWebhookFunctions): Promise<IWebhookRes
 	// The node answers the call itself: n8n then saves the static data (the memories) as it
 	// answers, before it starts the execution. Left to n8n, the answer and the save come after the
 	// start, which resets n8n's "changed" mark, and the memory was lost.
-	const answered = reply(this, 200, { received: true, started: true, event_type: eventType });
-	return { ...answered, workflowData: [this.helpers.returnJsonArray(output)] };
+	const settings = eventType === INBOUND_EVENT && this.getMode() !== 'manual' ? burstSettings(this) : undefined;
+	if (typeof settings === 'string') return reply(this, 500, { error: 'invalid_settings', message: `${settings} Nothing was started.` });
+	const gatherer = burstOwner(this);
+	if (!settings || !gatherer) {
+		const answered = reply(this, 200, { received: true, started: true, event_type: eventType });
+		return { ...answered, workflowData: [this.helpers.returnJsonArray(output)] };
+	}
+	const gathered = gatherMessage(staticData, gatherer, settings, output);
+	const key = storeKey(staticData)!;
+	for (const { from, at } of gathered.due) scheduleFlush(this, gatherer, key, from, at);
+	const answered = reply(this, 200, { received: true, started: gathered.start !== undefined, event_type: eventType, gathering: true });
+	return gathered.start ? { ...answered, workflowData: [this.helpers.returnJsonArray(gathered.start)] } : answered;
 }

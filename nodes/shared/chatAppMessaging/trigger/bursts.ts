@@ -1,0 +1,302 @@
+// Gathers a customer's quick messages into one run ("Messages in Quick Succession → Gather Into One
+// Run"): "hi" / "I ordered on Monday" / "where is it?" start one run once the customer has been
+// quiet for the Quiet Time, or once the burst's first message is the Longest Wait old, with the
+// messages in order. Every delivery is still answered 200 at once.
+//
+// n8n gives a webhook node no way to start a run except by returning it from a webhook call
+// (`IWebhookFunctions` has no `emit`; `trigger()` and its `emit` run on the leader main process
+// only, never on webhook processes), and it saves the node's static data only when a call is
+// answered. So:
+// - each delivery is answered and its message kept in the node's static data (`bursts`), which
+//   n8n saves as it answers: a message answered 200 is never only in a process's memory;
+// - when the burst is due, the process that took its last message calls the trigger's own
+//   Production URL (`flush`, carrying the burst store's key instead of the webhook's credential),
+//   and that call returns the burst as the run; whichever n8n process takes it reads the burst
+//   from static data. n8n saves the emptied burst before it starts the run, so it starts once;
+// - after a restart no timer is left: n8n's activation calls the webhook's `create` hook, which
+//   schedules the same call for every burst still held; a delivery also starts any burst that is
+//   overdue (one per delivery), so a burst whose call could not get through still starts.
+// As the repeat memory (./deliveryMemory.ts), each call loads its own copy of static data: the
+// process memory holds this process's messages until it sees them started, and every call writes
+// them back into its copy, so a concurrent save cannot drop one.
+import { randomBytes } from 'crypto';
+import { sleep, type IDataObject, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
+import { digestOf, DIGEST_LENGTH } from '../../digest';
+import { sameSecret } from './authentication';
+
+/** Where the bursts live in the node's static data. */
+export const BURSTS_KEY = 'bursts';
+/** The header a flush call carries the store's key in. */
+export const FLUSH_HEADER = 'x-chat-app-trigger-flush';
+/** A flush call's event type: never one the service sends. */
+export const FLUSH_EVENT = 'chat-app-trigger.flush';
+
+/** At most this many customers' bursts are held; past it the oldest burst starts at once. */
+export const MAX_BURSTS = 1000;
+/** A burst of this many messages starts at once. */
+export const MAX_BURST_MESSAGES = 50;
+/** At most this many characters of held messages (as JSON); past it the oldest burst starts at once. */
+export const MAX_HELD_CHARS = 1_000_000;
+/** Started messages remembered (by message ID), so that no copy of static data brings one back. */
+const MAX_STARTED = 5000;
+/** A flush call that fails is tried again after these waits, then left to the next delivery. */
+const FLUSH_RETRY_MS = [1000, 4000, 15000];
+
+export interface BurstSettings {
+	quietMs: number;
+	longestMs: number;
+}
+
+/** One held message: the inbound event's fields as the trigger outputs them, when this n8n received it, and its size as JSON. */
+interface HeldMessage {
+	event: IDataObject;
+	receivedAt: number;
+	chars: number;
+}
+
+/** One customer's burst. */
+interface Burst {
+	from: string;
+	messages: HeldMessage[];
+}
+
+interface StoredBursts {
+	/** The key a flush call must carry: random, made once per trigger node. */
+	key: string;
+	/** Customer → their messages, oldest first. */
+	held: Record<string, HeldMessage[]>;
+	/** Digests of the message IDs of started bursts, DIGEST_LENGTH each, oldest first. */
+	started: string;
+}
+
+/** This process's messages not yet seen started, and its timers, per workflow and trigger node. */
+interface ProcessBursts {
+	held: Map<string, HeldMessage[]>;
+	started: Set<string>;
+	/** Customer → when this process's flush call for them is due (ms). */
+	timers: Map<string, number>;
+}
+
+const processes = new Map<string, ProcessBursts>();
+
+function processBurstsOf(owner: BurstOwner): ProcessBursts {
+	const scope = `${owner.workflowId}\u0000${owner.nodeId}`;
+	let memory = processes.get(scope);
+	if (!memory) {
+		memory = { held: new Map(), started: new Set(), timers: new Map() };
+		processes.set(scope, memory);
+	}
+	return memory;
+}
+
+export interface BurstOwner {
+	workflowId: string;
+	nodeId: string;
+}
+
+const idOf = (message: HeldMessage) => digestOf(String(message.event.message_id));
+
+function isHeldMessage(value: unknown): value is HeldMessage {
+	const message = value as HeldMessage;
+	return (
+		typeof message === 'object' &&
+		message !== null &&
+		typeof message.receivedAt === 'number' &&
+		typeof message.chars === 'number' &&
+		typeof message.event === 'object' &&
+		message.event !== null
+	);
+}
+
+/** The stored bursts as loaded, if readable; never writes. */
+function readStored(staticData: IDataObject): StoredBursts | undefined {
+	const stored = staticData[BURSTS_KEY] as StoredBursts | undefined;
+	if (!stored || typeof stored.key !== 'string' || typeof stored.held !== 'object' || stored.held === null || typeof stored.started !== 'string') return undefined;
+	return stored;
+}
+
+/** When a burst is due: quiet for the Quiet Time, or its first message the Longest Wait old. */
+function dueAt(messages: HeldMessage[], settings: BurstSettings): number {
+	return Math.min(messages[messages.length - 1].receivedAt + settings.quietMs, messages[0].receivedAt + settings.longestMs);
+}
+
+/** The bursts held, from the stored copy and this process's memory, without what was started. */
+function heldBursts(stored: StoredBursts | undefined, local: ProcessBursts): Map<string, HeldMessage[]> {
+	const started = new Set(local.started);
+	for (let i = 0; i < (stored?.started.length ?? 0); i += DIGEST_LENGTH) started.add(stored!.started.slice(i, i + DIGEST_LENGTH));
+	// What another process started: this one forgets it.
+	for (const [from, messages] of local.held) {
+		const left = messages.filter((message) => !started.has(idOf(message)));
+		if (left.length > 0) local.held.set(from, left);
+		else local.held.delete(from);
+	}
+	const bursts = new Map<string, HeldMessage[]>();
+	const customers = new Set([...Object.keys(stored?.held ?? {}), ...local.held.keys()]);
+	for (const from of customers) {
+		const byId = new Map<string, HeldMessage>();
+		const storedMessages = stored?.held[from];
+		for (const message of [...(Array.isArray(storedMessages) ? storedMessages : []), ...(local.held.get(from) ?? [])]) {
+			if (isHeldMessage(message) && !started.has(idOf(message)) && !byId.has(idOf(message))) byId.set(idOf(message), message);
+		}
+		if (byId.size > 0) bursts.set(from, [...byId.values()].sort((a, b) => a.receivedAt - b.receivedAt));
+	}
+	return bursts;
+}
+
+/** The burst that must start before any other: one too big or too old, else the held bursts past their bounds. */
+function mustStartNow(bursts: Map<string, HeldMessage[]>, settings: BurstSettings, now: number): string | undefined {
+	for (const [from, messages] of bursts) {
+		if (messages.length >= MAX_BURST_MESSAGES || now >= messages[0].receivedAt + settings.longestMs) return from;
+	}
+	let chars = 0;
+	for (const messages of bursts.values()) for (const message of messages) chars += message.chars;
+	if (bursts.size > MAX_BURSTS || chars > MAX_HELD_CHARS) {
+		// The oldest first: it has waited longest.
+		return [...bursts].sort(([, a], [, b]) => a[0].receivedAt - b[0].receivedAt)[0][0];
+	}
+	return undefined;
+}
+
+/** The most overdue burst, if one is due. */
+function overdue(bursts: Map<string, HeldMessage[]>, settings: BurstSettings, now: number): string | undefined {
+	let chosen: string | undefined;
+	let earliest = Infinity;
+	for (const [from, messages] of bursts) {
+		const due = dueAt(messages, settings);
+		if (due <= now && due < earliest) {
+			earliest = due;
+			chosen = from;
+		}
+	}
+	return chosen;
+}
+
+/** The burst as one item: the last message's fields, then the texts joined, the count, the first and last times, and each message. */
+function burstItem(burst: Burst): IDataObject {
+	const events = burst.messages.map((message) => message.event);
+	const first = events[0];
+	const last = events[events.length - 1];
+	return {
+		...last,
+		text: events
+			.map((event) => event.text)
+			.filter((text): text is string => typeof text === 'string' && text !== '')
+			.join('\n'),
+		message_count: events.length,
+		first_timestamp: first.timestamp,
+		// The customer's message before the burst, not the burst's own second-to-last.
+		previous_inbound_at: first.previous_inbound_at ?? null,
+		messages: events,
+	};
+}
+
+export interface Gathered {
+	/** The burst this call starts, as its one item. */
+	start?: IDataObject;
+	/** Customers whose burst this process holds, with when each is due. */
+	due: Array<{ from: string; at: number }>;
+}
+
+/**
+ * The bursts of one trigger node during one webhook call: `staticData` is the node's static data
+ * as n8n loaded it for this call. `add` (a delivery) and `flush` (a flush call, or none) record
+ * and decide; the call then writes the bursts back into `staticData`, which n8n saves as it
+ * answers, before the run the call returns starts.
+ */
+function decide(staticData: IDataObject, owner: BurstOwner, settings: BurstSettings, now: number, message?: HeldMessage, flushFor?: string): Gathered {
+	const local = processBurstsOf(owner);
+	const stored = readStored(staticData);
+	if (message) {
+		const from = String(message.event.from);
+		local.held.set(from, [...(local.held.get(from) ?? []), message]);
+	}
+	const bursts = heldBursts(stored, local);
+	const urgent = mustStartNow(bursts, settings, now);
+	const named = flushFor !== undefined && bursts.has(flushFor) && dueAt(bursts.get(flushFor)!, settings) <= now ? flushFor : undefined;
+	const starting = urgent ?? named ?? overdue(bursts, settings, now);
+
+	let start: IDataObject | undefined;
+	let started = stored?.started ?? '';
+	if (starting !== undefined) {
+		const messages = bursts.get(starting)!;
+		bursts.delete(starting);
+		local.held.delete(starting);
+		for (const id of messages.map(idOf)) {
+			local.started.add(id);
+			started += id;
+		}
+		start = burstItem({ from: starting, messages });
+	}
+	// Bounded: the started IDs kept are the newest; the process forgets its own once stored.
+	if (started.length > MAX_STARTED * DIGEST_LENGTH) started = started.slice(started.length - MAX_STARTED * DIGEST_LENGTH);
+	if (local.started.size > MAX_STARTED) local.started = new Set([...local.started].slice(local.started.size - MAX_STARTED));
+
+	// A plain object, assigned once through n8n's observable static data so that n8n saves it.
+	const next: StoredBursts = { key: stored?.key ?? randomBytes(24).toString('base64url'), held: Object.fromEntries(bursts), started };
+	staticData[BURSTS_KEY] = next as unknown as IDataObject;
+	return { start, due: [...local.held.keys()].filter((from) => bursts.has(from)).map((from) => ({ from, at: dueAt(bursts.get(from)!, settings) })) };
+}
+
+/** A delivery of an inbound message (`event` as the trigger outputs it). */
+export function gatherMessage(staticData: IDataObject, owner: BurstOwner, settings: BurstSettings, event: IDataObject, now = Date.now()): Gathered {
+	return decide(staticData, owner, settings, now, { event, receivedAt: now, chars: JSON.stringify(event).length });
+}
+
+/** A flush call for `from`'s burst: starts it if it is due (or another one that must start first). */
+export function flushBurst(staticData: IDataObject, owner: BurstOwner, settings: BurstSettings, from: string, now = Date.now()): Gathered {
+	return decide(staticData, owner, settings, now, undefined, from);
+}
+
+/** Whether a flush call carries the key of this node's burst store. */
+export function isFlushCall(staticData: IDataObject, key: unknown): boolean {
+	const stored = readStored(staticData);
+	return stored !== undefined && typeof key === 'string' && sameSecret(key, stored.key);
+}
+
+/** The bursts held in the node's static data at activation, with when each is due. */
+export function heldAtActivation(staticData: IDataObject, settings: BurstSettings): Array<{ from: string; at: number }> {
+	const stored = readStored(staticData);
+	if (!stored) return [];
+	return Object.entries(stored.held)
+		.filter((entry): entry is [string, HeldMessage[]] => Array.isArray(entry[1]) && entry[1].length > 0 && entry[1].every(isHeldMessage))
+		.map(([from, messages]) => ({ from, at: dueAt(messages, settings) }));
+}
+
+/** The store's key, for the flush calls scheduled at activation. */
+export function storeKey(staticData: IDataObject): string | undefined {
+	return readStored(staticData)?.key;
+}
+
+type Caller = Pick<IWebhookFunctions | IHookFunctions, 'helpers' | 'logger' | 'getNodeWebhookUrl'>;
+
+/**
+ * Calls the trigger's own Production URL when `from`'s burst is due (not awaited by the caller):
+ * once per process and customer for the latest due time. A call that fails is tried again a few
+ * times, then left to the next delivery.
+ */
+export function scheduleFlush(n8n: Caller, owner: BurstOwner, key: string, from: string, at: number): void {
+	const timers = processBurstsOf(owner).timers;
+	if (timers.get(from) === at) return;
+	timers.set(from, at);
+	void (async () => {
+		await sleep(Math.max(0, at - Date.now()));
+		for (const retryMs of [...FLUSH_RETRY_MS, undefined]) {
+			// A later message moved the due time: that message's timer calls.
+			if (timers.get(from) !== at) return;
+			const url = n8n.getNodeWebhookUrl('default');
+			try {
+				// The trigger's own URL, not the service: no credential, the store's key instead.
+				await n8n.helpers.httpRequest({ method: 'POST', url: url!, headers: { [FLUSH_HEADER]: key }, body: { event_type: FLUSH_EVENT, from }, json: true, timeout: 30_000 });
+				if (timers.get(from) === at) timers.delete(from);
+				return;
+			} catch (error) {
+				if (retryMs === undefined) {
+					n8n.logger.warn(`Chat-App trigger: could not start a gathered burst through its own URL ${url ?? '(none)'} (${(error as Error).message}); the next delivery starts it`);
+					timers.delete(from);
+					return;
+				}
+				await sleep(retryMs);
+			}
+		}
+	})();
+}
