@@ -15,6 +15,8 @@ import type { InboundWebhookPayload } from '../../tools/sandbox/client';
 import { creds, n8n, sandbox, settledCount } from './support';
 
 const HOUR = 3600_000;
+/** The trigger's Quiet Time here: a burst starts this long after its last message. */
+const QUIET_SECONDS = 2;
 const DAY = 24 * HOUR;
 const [ADA, GRACE] = EXAMPLE_DATA.contacts.map((c) => ({ phone: c.phone, name: c.fields.first_name as string }));
 /** Numbers the example's customer look-up does not know. */
@@ -32,6 +34,9 @@ beforeAll(async () => {
 	// In a shared workflow, a later suite's message from Ada would find her last one a month in its
 	// future, count as the same conversation and get no reply (CI failed so in webhooks.e2e).
 	const example = readExample(EXAMPLE_FILES.inboundReply);
+	// Bursts gathered with a Quiet Time of 2 s instead of the example's 5, for a shorter month.
+	const trigger = example.nodes.find((node) => node.type === NODE_TYPES.trigger)!;
+	trigger.parameters = { ...trigger.parameters, quietSeconds: QUIET_SECONDS };
 	workflowId = await n8n.importWorkflow(wireCredentials({ ...example, name: `${example.name} (a month)` }, creds));
 	await n8n.activate(workflowId);
 	const url = (await webhookUrlsOf(n8n, workflowId)).find((u) => u.nodeType === NODE_TYPES.trigger)!.url;
@@ -62,6 +67,8 @@ async function writes(phone: string, texts: string[]): Promise<{ sent: InboundWe
 	for (const text of texts) sent.push(await sandbox.inbound(phone, text));
 	const deliveries = (await sandbox.flushWebhooks()).filter((d) => sent.some((s) => s.message_id === (d.payload as any).message_id));
 	expect(deliveries.every((d) => d.status === 200)).toBe(true);
+	// The burst starts once the customer has been quiet for the Quiet Time.
+	await new Promise((resolve) => setTimeout(resolve, QUIET_SECONDS * 1000 + 500));
 	await settledCount(workflowId);
 	return { sent, replies: (await received(phone)).slice(before) };
 }

@@ -85,6 +85,7 @@ export const EXAMPLE_FILES = {
 	statusWebhook: '04-delivery-status-webhook.json',
 	session: '05-timeline-session.json',
 	refundApproval: '06-refund-approval.json',
+	agentBurstReply: '07-ai-agent-burst-reply.json',
 } as const;
 
 /** The requests the timeline-session example makes, in order, when nothing fails (the last one travels home). */

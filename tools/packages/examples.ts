@@ -16,6 +16,8 @@ export const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'examples');
 
 const combined = (name: string) => `${COMBINED.name}.${name}`;
 const COMBINED_ACTION = combined('timelineNavigation');
+/** The action node as an AI Agent's tool: n8n adds the `Tool` type of every node usable as one. */
+const COMBINED_TOOL = `${COMBINED_ACTION}Tool`;
 
 /**
  * What each edition takes over from the combined package: the resources its action node offers,
@@ -26,6 +28,7 @@ const EDITION_NODES: Record<string, { resources: string[]; types: Record<string,
 		resources: MESSAGING_ACTIONS.resources.map((resource) => resource.value),
 		types: {
 			[COMBINED_ACTION]: `${CHAT_APP_MESSAGING.name}.chatAppMessaging`,
+			[COMBINED_TOOL]: `${CHAT_APP_MESSAGING.name}.chatAppMessagingTool`,
 			[combined('chatAppMessagingTrigger')]: `${CHAT_APP_MESSAGING.name}.chatAppTrigger`,
 		},
 	},
@@ -33,6 +36,7 @@ const EDITION_NODES: Record<string, { resources: string[]; types: Record<string,
 		resources: TIMELINE_ACTIONS.resources.map((resource) => resource.value),
 		types: {
 			[COMBINED_ACTION]: `${TIMELINE_NAVIGATION.name}.timelineNavigationService`,
+			[COMBINED_TOOL]: `${TIMELINE_NAVIGATION.name}.timelineNavigationServiceTool`,
 			[combined('timelineNavigationEventsTrigger')]: `${TIMELINE_NAVIGATION.name}.timelineEventsTrigger`,
 		},
 	},
@@ -49,7 +53,7 @@ export function editionExample(workflow: { nodes: WorkflowNode[] }, edition: Pac
 	const nodes = workflow.nodes.map((node) => {
 		if (!node.type.startsWith(`${COMBINED.name}.`)) return node;
 		const type = own.types[node.type];
-		if (node.type === COMBINED_ACTION && !own.resources.includes(String(node.parameters?.resource))) return undefined;
+		if ((node.type === COMBINED_ACTION || node.type === COMBINED_TOOL) && !own.resources.includes(String(node.parameters?.resource))) return undefined;
 		return type ? { ...node, type } : undefined;
 	});
 	if (nodes.some((node) => node === undefined)) return undefined;

@@ -118,7 +118,7 @@ it('20 customers writing 3 messages each, all in flight at once: 20 runs, each w
 });
 
 describe('n8n stopped in the middle of a burst', () => {
-	it("the burst's run starts once when n8n is back (its activation calls the trigger's URL), with every message answered before the stop", async () => {
+	it("the burst's run starts once n8n is back and calls the webhook's create hook (n8n 1.x at start-up), with every message answered before the stop", async () => {
 		const before = await host();
 		await before.post(message('+14155550123', 'first'));
 		await before.post(message('+14155550123', 'second'));
@@ -134,7 +134,7 @@ describe('n8n stopped in the middle of a burst', () => {
 		expect(before.starts).toEqual([]);
 	});
 
-	it("when the trigger cannot reach its own URL, the next delivery starts the burst that is due, and that delivery's own burst follows", async () => {
+	it("when nothing calls the trigger's URL (n8n 2.x after a restart, or the URL out of reach), the next delivery starts the burst that is due, and that delivery's own burst follows", async () => {
 		const trigger = await host({}, { webhookBaseUrl: 'http://127.0.0.1:9/webhook' });
 		await trigger.post(message('+14155550123', 'waiting'));
 		await sleep(1300);

@@ -13,9 +13,11 @@
 //   Production URL (`flush`, carrying the burst store's key instead of the webhook's credential),
 //   and that call returns the burst as the run; whichever n8n process takes it reads the burst
 //   from static data. n8n saves the emptied burst before it starts the run, so it starts once;
-// - after a restart no timer is left: n8n's activation calls the webhook's `create` hook, which
-//   schedules the same call for every burst still held; a delivery also starts any burst that is
-//   overdue (one per delivery), so a burst whose call could not get through still starts.
+// - after a restart no timer is left. n8n 1.x calls the webhook's `create` hook at start-up, which
+//   schedules the same call for every burst still held; n8n 2.x (2.41 `active-workflow-manager.js`,
+//   `addWebhooks`) finds the webhook stored already, skips `create`, and runs nothing else of a
+//   webhook node. So a delivery also starts a burst that is overdue (one per delivery): after a
+//   restart on 2.x, or when the trigger could not reach its own URL, the next message does.
 // As the repeat memory (./deliveryMemory.ts), each call loads its own copy of static data: the
 // process memory holds this process's messages until it sees them started, and every call writes
 // them back into its copy, so a concurrent save cannot drop one.
@@ -39,8 +41,8 @@ export const MAX_BURST_MESSAGES = 50;
 export const MAX_HELD_CHARS = 1_000_000;
 /** Started messages remembered (by message ID), so that no copy of static data brings one back. */
 const MAX_STARTED = 5000;
-/** A flush call that fails is tried again after these waits, then left to the next delivery. */
-const FLUSH_RETRY_MS = [1000, 4000, 15000];
+/** A flush call is made again after these waits while it fails or this process holds the burst, then left to the next delivery. */
+const FLUSH_RETRY_MS = [1000, 2000, 4000, 8000];
 
 export interface BurstSettings {
 	quietMs: number;
@@ -271,32 +273,33 @@ type Caller = Pick<IWebhookFunctions | IHookFunctions, 'helpers' | 'logger' | 'g
 
 /**
  * Calls the trigger's own Production URL when `from`'s burst is due (not awaited by the caller):
- * once per process and customer for the latest due time. A call that fails is tried again a few
- * times, then left to the next delivery.
+ * once per process and customer for the latest due time. The call is made again a few times
+ * while it fails, or while this process still holds messages of the burst: in queue mode the call
+ * can reach another webhook process, whose copy of static data lacks a message a concurrent save
+ * dropped; a call that reaches this process starts it. Then the next delivery does.
  */
 export function scheduleFlush(n8n: Caller, owner: BurstOwner, key: string, from: string, at: number): void {
-	const timers = processBurstsOf(owner).timers;
-	if (timers.get(from) === at) return;
-	timers.set(from, at);
+	const memory = processBurstsOf(owner);
+	if (memory.timers.get(from) === at) return;
+	memory.timers.set(from, at);
 	void (async () => {
 		await sleep(Math.max(0, at - Date.now()));
+		const url = n8n.getNodeWebhookUrl('default');
+		let failure: string | undefined;
 		for (const retryMs of [...FLUSH_RETRY_MS, undefined]) {
 			// A later message moved the due time: that message's timer calls.
-			if (timers.get(from) !== at) return;
-			const url = n8n.getNodeWebhookUrl('default');
+			if (memory.timers.get(from) !== at) return;
 			try {
 				// The trigger's own URL, not the service: no credential, the store's key instead.
 				await n8n.helpers.httpRequest({ method: 'POST', url: url!, headers: { [FLUSH_HEADER]: key }, body: { event_type: FLUSH_EVENT, from }, json: true, timeout: 30_000 });
-				if (timers.get(from) === at) timers.delete(from);
-				return;
+				failure = undefined;
+				if (!memory.held.has(from)) break;
 			} catch (error) {
-				if (retryMs === undefined) {
-					n8n.logger.warn(`Chat-App trigger: could not start a gathered burst through its own URL ${url ?? '(none)'} (${(error as Error).message}); the next delivery starts it`);
-					timers.delete(from);
-					return;
-				}
-				await sleep(retryMs);
+				failure = (error as Error).message;
 			}
+			if (retryMs !== undefined) await sleep(retryMs);
 		}
+		if (memory.timers.get(from) === at) memory.timers.delete(from);
+		if (failure) n8n.logger.warn(`Chat-App trigger: could not start a gathered burst through its own URL ${url ?? '(none)'} (${failure}); the next delivery starts it`);
 	})();
 }

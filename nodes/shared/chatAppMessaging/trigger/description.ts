@@ -114,7 +114,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"Each message is answered 200 at once and kept in the workflow's static data. The burst starts when this trigger calls its own Production URL (n8n must be able to reach it), or with the next delivery if that call fails; if n8n stops meanwhile, it starts once n8n is back. While testing (Test URL) each message starts a run at once.",
+			"Each message is answered 200 at once and kept in the workflow's static data. The burst starts when this trigger calls its own Production URL (n8n must reach it), else with the next message to the trigger, as after an n8n restart in the middle of a burst (n8n 1.x: once n8n is back). While testing (Test URL) each message starts a run at once.",
 		name: 'gatherNotice',
 		type: 'notice',
 		default: '',
