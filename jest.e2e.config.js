@@ -31,7 +31,7 @@ const INSTALLS = ['registry-install', 'two-packages', 'twin-package', 'editions'
  * commands in this checkout (`npm start` rebuilds dist/; local-install packs it by hand, so it
  * runs in the same jest process, never during a build).
  */
-const RESTARTS_AND_NPM_SCRIPTS = ['polling', 'two-triggers', 'bursts', 'repeat-memory', 'demo', 'stop', 'local-install', 'sandbox-page'];
+const RESTARTS_AND_NPM_SCRIPTS = ['polling', 'two-triggers', 'bursts', 'month-ai-agent', 'repeat-memory', 'demo', 'stop', 'local-install', 'sandbox-page'];
 
 /**
  * The files that run on n8n 1.123 too: each asserts what n8n 1.x does differently (the limits

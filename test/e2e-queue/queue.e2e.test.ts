@@ -183,7 +183,11 @@ describe('webhooks through the balancer', () => {
 		const deliveries = (await sandbox.flushWebhooks()).filter((d) => (d.payload as any).message_id === inbound.message_id);
 		expect(deliveries.map((d) => [d.url, d.status])).toEqual([[reply.url, 200]]);
 
-		const executions = await settledExecutions(cluster.main, reply.id);
+		// Example 02 gathers a customer's quick messages: its run starts once the customer is quiet.
+		const executions = await waitFor('the reply run', async () => {
+			const settled = await settledExecutions(cluster.main, reply.id);
+			return settled.length > before && settled;
+		}, { timeoutMs: 60_000, intervalMs: 1000 });
 		expect(executions).toHaveLength(before + 1);
 		const newest = executions[executions.length - 1];
 		expect([newest.status, newest.mode]).toEqual(['success', 'webhook']);
@@ -530,6 +534,58 @@ describe('repeated deliveries, measured (Ignore Repeated Deliveries on)', () => 
 			expect(results.slice(0, 2).map((r) => r.executions <= r.events - 1)).toEqual([true, true]);
 			expect(results.slice(2).map((r) => r.executions)).toEqual([0, 0]);
 		});
+	});
+});
+
+describe('bursts (Messages in Quick Succession → Gather Into One Run) through the balancer', () => {
+	const QUIET_SECONDS = 2;
+	const CUSTOMERS = 10;
+	const MESSAGES = 3;
+	const viaBalancer = (webhookPath: string) => `${cluster.proxy.url}/webhook/${webhookPath}`;
+
+	/** Each customer writes MESSAGES messages, 5 deliveries in flight; returns each run's [from, texts]. */
+	async function gather(name: string): Promise<{ runs: Array<[string, string[]]>; expected: Array<[string, string[]]> }> {
+		const workflow = triggerOnlyWorkflow(name);
+		workflow.nodes[0].typeVersion = 1.1;
+		workflow.nodes[0].parameters = { events: ['message.inbound'], quickMessages: 'gather', quietSeconds: QUIET_SECONDS, longestWaitSeconds: 60 };
+		const { id, path: webhookPath } = await publish(cluster.main, workflow);
+		const customers = Array.from({ length: CUSTOMERS }, (_, i) => `+1415556${String(1000 + i)}`);
+		for (let m = 0; m < MESSAGES; m++) {
+			const answers = await pool(customers, 5, (from) => post(viaBalancer(webhookPath), { ...inboundEvent(`msg_${name.length}_${from}_${m}_${Date.now()}`, `${from} ${m}`), from }));
+			// Each held (`started` false) unless it started a burst that was due: always 200.
+			expect(unexpectedAnswers(answers.map((answer, i) => ({ name: customers[i], answers: [answer] })), (answer) => answer.status === 200)).toEqual([]);
+		}
+		await new Promise((resolve) => setTimeout(resolve, (QUIET_SECONDS + 20) * 1000));
+		const runs: Array<[string, string[]]> = [];
+		for (const execution of await settledExecutions(cluster.main, id)) {
+			const data = (await cluster.main.api('GET', `/executions/${execution.id}?includeData=true`)).body;
+			const [item] = nodeOutput(data, 'Chat-App Messaging Trigger');
+			runs.push([item.from, (item.messages as Array<{ text: string }>).map((message) => message.text)]);
+		}
+		return { runs, expected: customers.map((from) => [from, Array.from({ length: MESSAGES }, (_, m) => `${from} ${m}`)]) };
+	}
+
+	test('with the path pinned to one webhook process: one run per burst, every message in it, in order', async () => {
+		cluster.proxy.pinPaths(PINNED_WEBHOOK_PATHS);
+		try {
+			const { runs, expected } = await gather('Bursts: pinned');
+			expect(runs.sort()).toEqual(expected.sort());
+		} finally {
+			cluster.proxy.pinPaths(null);
+		}
+	});
+
+	test('round-robin over two webhook processes: every message in exactly one run, each run in order (a burst split over the processes is measured)', async () => {
+		const { runs, expected } = await gather('Bursts: round-robin');
+		const byCustomer = new Map<string, string[][]>();
+		for (const [from, texts] of runs) byCustomer.set(from, [...(byCustomer.get(from) ?? []), texts]);
+		for (const [from, texts] of expected) {
+			const got = byCustomer.get(from) ?? [];
+			expect(got.flat().sort()).toEqual([...texts].sort());
+			for (const run of got) expect(run).toEqual([...run].sort());
+		}
+		const split = [...byCustomer.values()].filter((customerRuns) => customerRuns.length > 1).length;
+		log(`[e2e-queue] bursts round-robin: ${runs.length} runs for ${CUSTOMERS} bursts of ${MESSAGES} messages; ${split} bursts split`);
 	});
 });
 

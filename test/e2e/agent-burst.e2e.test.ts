@@ -51,7 +51,10 @@ test('three messages within 4 s: one run, the model asked once with all three, o
 		await new Promise((resolve) => setTimeout(resolve, 1500));
 	}
 	expect((await sandbox.flushWebhooks()).filter((d) => d.eventType === 'message.inbound').map((d) => d.status)).toEqual([200, 200, 200]);
-	await waitFor('the answer on the phone', async () => (await sandbox.messages({ phone: ADA })).some((m) => m.direction === 'outbound'), { timeoutMs: 60_000, intervalMs: 500 });
+	await waitFor('the answer on the phone', async () => (await sandbox.messages({ phone: ADA })).some((m) => m.direction === 'outbound'), { timeoutMs: 60_000, intervalMs: 500 }).catch(async (error: Error) => {
+		const runs = await Promise.all((await n8n.executions(workflowId)).map(async (e: { id: string }) => (await n8n.api('GET', `/executions/${e.id}?includeData=true`)).body));
+		throw new Error(`${error.message}; the workflow's runs: ${JSON.stringify(runs.map((run) => ({ status: run.status, error: run.data?.resultData?.error?.message, nodes: Object.keys(run.data?.resultData?.runData ?? {}), trigger: run.data?.resultData?.runData?.['On a Burst of Messages']?.[0]?.data?.main?.[0]?.[0]?.json, agent: run.data?.resultData?.runData?.['AI Agent']?.[0]?.data?.main?.[0]?.[0]?.json })))}; the model's requests: ${model.requests().length}`);
+	});
 	expect(await settledCount(workflowId, 5000)).toBe(1);
 
 	expect(model.requests()).toHaveLength(1);

@@ -86,8 +86,9 @@ test('thirty days of customers writing in: one reply per conversation, by name o
 			log.push(`day ${day}: an unknown number writes -> "${replies[0]}"`);
 		} else if (day === 3) {
 			const { sent, replies } = await writes(ADA.phone, ['Hi', 'are you there?', 'my order #1042', 'is late', 'please answer']);
-			expect(replies).toEqual([inboundReplyText(ADA.name, sent[0].timestamp, timeZone)]);
-			log.push(`day ${day}: Ada writes five messages in a row -> one reply`);
+			// One burst, one run: answered from the last message's time.
+			expect(replies).toEqual([inboundReplyText(ADA.name, sent[4].timestamp, timeZone)]);
+			log.push(`day ${day}: Ada writes five messages in a row -> one burst, one reply`);
 		} else if (day === 4) {
 			await sandbox.setRepeatDeliveries(2);
 			const { sent, replies } = await writes(GRACE.phone, ['Can I change my delivery address?']);

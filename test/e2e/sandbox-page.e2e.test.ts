@@ -154,6 +154,15 @@ test('at 390 px, from a fresh npm start, by clicking on the page only: each star
 	const written = bubble('Hello, is my order on its way?');
 	await written.locator('.delivery', { hasText: 'to n8n: 200' }).waitFor();
 
+	// Several lines written quickly: example 02 gathers the burst (Messages in Quick Succession) and
+	// the phone shows one answer.
+	const quick = '+15550004242';
+	for (const text of ['Hi', 'I ordered on Monday', 'where is it?']) await submit('compose', { from: quick, text });
+	await page.locator('#phone #chat-number', { hasText: quick }).waitFor();
+	await bubble('Hi, thanks for your message. A person will answer by').waitFor({ timeout: 60_000 });
+	await new Promise((resolve) => setTimeout(resolve, 6000));
+	expect(sends(await sandbox().requests()).filter((r) => (r.body as { to?: string }).to === quick)).toHaveLength(1);
+
 	// 2 and 3. An event and an anomaly: each alert reaches Ada's phone within 75 s of its click.
 	await step('event').click();
 	const eventClicked = Date.now();

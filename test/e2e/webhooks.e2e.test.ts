@@ -6,7 +6,7 @@
  * trigger's repeat memory (workflow static data) across executions.
  */
 import { randomUUID } from 'node:crypto';
-import { fetchOnOpenConnection } from '../../tools/n8n/client';
+import { fetchOnOpenConnection, wireCredentials } from '../../tools/n8n/client';
 import { EXAMPLE_DATA, EXAMPLE_FILES, importExample, inboundReplyText, readExample, seedExampleData } from '../../tools/n8n/examples';
 import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
@@ -23,7 +23,10 @@ const replyHeaders = webhookHeadersFor(readExample(EXAMPLE_FILES.inboundReply));
 const statusHeaders = webhookHeadersFor(readExample(EXAMPLE_FILES.statusWebhook));
 
 async function publish(file: string): Promise<{ id: string; url: string }> {
-	const id = await importExample(n8n, file, creds);
+	const example = readExample(file);
+	// One run per message, as the loop is asserted here; bursts gathered: bursts.e2e.test.ts.
+	for (const node of example.nodes) if (node.type === NODE_TYPES.trigger) node.parameters = { ...node.parameters, quickMessages: 'each' };
+	const id = await n8n.importWorkflow(wireCredentials(example, creds));
 	await n8n.activate(id);
 	const urls = await webhookUrlsOf(n8n, id);
 	const url = urls.find((u) => u.nodeType === NODE_TYPES.trigger)?.url;
