@@ -149,6 +149,20 @@ describe('n8n stopped in the middle of a burst', () => {
 	});
 });
 
+it('bursts held when the option is switched off start at once when the workflow is published again', async () => {
+	const gathering = await host({ quietSeconds: 600 });
+	await gathering.post(message('+14155550123', 'held 1'));
+	await gathering.post(message('+14155550123', 'held 2'));
+	const saved = gathering.staticData();
+	await gathering.close();
+	hosted.splice(hosted.indexOf(gathering), 1);
+	const switchedOff = await host({ quickMessages: 'each' }, { staticData: saved });
+	await switchedOff.activate();
+	await waitFor('the held burst', async () => switchedOff.starts.length === 1, { timeoutMs: 5000, intervalMs: 50 });
+	expect(runs(switchedOff)).toEqual([['+14155550123', ['held 1', 'held 2']]]);
+	expect((await switchedOff.post(message('+14155550123', 'now one run each'))).json).toMatchObject({ started: true });
+});
+
 describe('bounds', () => {
 	it(`a burst of ${MAX_BURST_MESSAGES} messages starts at once`, async () => {
 		const trigger = await host({ quietSeconds: 600, longestWaitSeconds: 3600 });

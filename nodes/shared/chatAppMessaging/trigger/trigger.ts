@@ -89,13 +89,14 @@ export const WEBHOOK_LIFECYCLE = {
 		this.logger.info(
 			`${triggerInLog(this)} listens at ${url}. The messaging service has no API to set its webhook: paste this URL in the account's webhook setting in the messaging dashboard.`,
 		);
-		// Bursts gathered before n8n stopped (or before a republication) start once they are due.
+		// Bursts gathered before n8n stopped (or before a republication) start once they are due; at
+		// once if the option was switched off meanwhile.
 		const settings = burstSettings(this);
 		if (typeof settings === 'string') throw new NodeOperationError(this.getNode(), settings);
 		const staticData = this.getWorkflowStaticData('node');
 		const key = storeKey(staticData);
 		const owner = burstOwner(this);
-		if (settings && key && owner) for (const { from, at } of heldAtActivation(staticData, settings)) scheduleFlush(this, owner, key, from, at);
+		if (key && owner) for (const { from, at } of heldAtActivation(staticData, settings ?? NOT_GATHERING)) scheduleFlush(this, owner, key, from, at);
 		return true;
 	},
 	async delete(this: IHookFunctions): Promise<boolean> {
@@ -123,6 +124,9 @@ function burstSettings(ctx: IWebhookFunctions | IHookFunctions): BurstSettings |
 	return { quietMs, longestMs };
 }
 
+/** Bursts held when the option was switched off: each is due at once. */
+const NOT_GATHERING: BurstSettings = { quietMs: 0, longestMs: 0 };
+
 /** Whose bursts: the workflow and node (an unsaved workflow has nothing to gather by: none). */
 function burstOwner(ctx: IWebhookFunctions | IHookFunctions): BurstOwner | undefined {
 	const workflowId = ctx.getWorkflow().id;
@@ -134,11 +138,11 @@ function receiveFlush(ctx: IWebhookFunctions, key: unknown): IWebhookResponseDat
 	const staticData = ctx.getWorkflowStaticData('node');
 	const settings = burstSettings(ctx);
 	const owner = burstOwner(ctx);
-	if (typeof settings !== 'object' || !owner || !isFlushCall(staticData, key)) {
+	if (typeof settings === 'string' || !owner || !isFlushCall(staticData, key)) {
 		return reply(ctx, 401, { error: 'unauthorized', message: 'Authorization failed: this flush call does not carry the key of a trigger gathering bursts.' });
 	}
 	const body = ctx.getBodyData();
-	const gathered = flushBurst(staticData, owner, settings, typeof body.from === 'string' ? body.from : '');
+	const gathered = flushBurst(staticData, owner, settings ?? NOT_GATHERING, typeof body.from === 'string' ? body.from : '');
 	const answered = reply(ctx, 200, { received: true, started: gathered.start !== undefined, event_type: FLUSH_EVENT });
 	return gathered.start ? { ...answered, workflowData: [ctx.helpers.returnJsonArray(gathered.start)] } : answered;
 }
