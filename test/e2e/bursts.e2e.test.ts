@@ -10,40 +10,18 @@
  *   which runs no hook of a webhook node at start-up, with the next delivery to the trigger;
  * - no run twice.
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-
 import { settledExecutions } from '../../tools/n8n/database';
-import { startN8n, type N8nInstance } from '../../tools/n8n/instance';
-import { freePort } from '../../tools/n8n/processes';
-import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';
 import { waitFor } from '../../tools/shared/wait';
 import { inboundEvent, post, publish, triggerOnlyWorkflow } from '../e2e-queue/support';
-import { e2eRuntime, log } from './environment';
+import { e2eRuntime } from './environment';
+import { useOwnN8n } from './ownN8n';
 
 jest.setTimeout(600_000);
 
 const QUIET_SECONDS = 3;
 const runtime = e2eRuntime();
-let n8n: N8nInstance;
-let userFolder: string;
-let port: number;
-const start = async () => {
-	n8n = await startN8n({ port, userFolder, runtime, log, logFile: path.join(ARTIFACTS_DIR, 'e2e', `bursts-${runtime.id}.log`) });
-};
+const own = useOwnN8n('bursts');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-beforeAll(async () => {
-	userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-bursts-'));
-	port = await freePort();
-	await start();
-}, 300_000);
-
-afterAll(async () => {
-	await n8n?.stop();
-	fs.rmSync(userFolder, { recursive: true, force: true });
-}, 120_000);
 
 /** The trigger alone, gathering bursts; each execution's item is one burst. */
 function gatheringWorkflow(name: string) {
@@ -56,8 +34,8 @@ function gatheringWorkflow(name: string) {
 /** The texts of each burst the workflow's executions started, oldest first. */
 async function bursts(workflowId: string): Promise<string[][]> {
 	const texts: string[][] = [];
-	for (const { id } of await settledExecutions(n8n, workflowId)) {
-		const execution = (await n8n.api('GET', `/executions/${id}?includeData=true`)).body;
+	for (const { id } of await settledExecutions(own.n8n, workflowId)) {
+		const execution = (await own.n8n.api('GET', `/executions/${id}?includeData=true`)).body;
 		const item = execution.data?.resultData?.runData?.['Chat-App Messaging Trigger']?.[0]?.data?.main?.[0]?.[0]?.json;
 		texts.push([...(item?.messages ?? [])].map((message: { text: string }) => message.text));
 	}
@@ -65,7 +43,7 @@ async function bursts(workflowId: string): Promise<string[][]> {
 }
 
 test('three messages a second apart start one run with the three; a fourth after the Quiet Time starts a second; a restart in the middle of a burst loses nothing and starts nothing twice', async () => {
-	const { id, url } = await publish(n8n, gatheringWorkflow('Bursts: one run per burst'));
+	const { id, url } = await publish(own.n8n, gatheringWorkflow('Bursts: one run per burst'));
 	const deliver = async (text: string) => {
 		const answer = await post(url, inboundEvent(`msg_${text.replace(/\W/g, '_')}_${Date.now()}`, text));
 		expect([answer.status, answer.body?.received]).toEqual([200, true]);
@@ -88,8 +66,7 @@ test('three messages a second apart start one run with the three; a fourth after
 	await sleep(1000);
 	await deliver('c2 and another');
 	await sleep(1000);
-	await n8n.stop();
-	await start();
+	await own.restart();
 	if (runtime.id === '1.123') {
 		// n8n 1.x calls the webhook's create hook at start-up: the trigger calls its own URL.
 		await waitFor('the burst after the restart', async () => (await bursts(id)).length === 3, { timeoutMs: 60_000, intervalMs: 500 });

@@ -8,22 +8,16 @@
  * burst. Asserted where it lands: each burst is one run and one answer on the customer's phone,
  * the model asked once per burst with all its messages, nothing answered twice.
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-
 import { NODE_TYPES } from '../../tools/n8n/communityPackage';
 import { wireCredentials, type StoredCredential } from '../../tools/n8n/client';
 import { settledExecutions } from '../../tools/n8n/database';
 import { EXAMPLE_DATA, EXAMPLE_FILES, readExample, seedExampleData } from '../../tools/n8n/examples';
-import { startN8n, type N8nInstance } from '../../tools/n8n/instance';
-import { freePort } from '../../tools/n8n/processes';
-import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';
 import { sandboxCredentials, webhookHeadersFor } from '../../tools/n8n/sandboxCredentials';
 import { webhookUrlsOf } from '../../tools/n8n/webhooks';
 import { waitFor } from '../../tools/shared/wait';
 import { SCRIPTED_MODEL, startModelServer, type ModelServer } from '../support/model-server';
-import { e2eRuntime, log } from './environment';
+import { e2eRuntime } from './environment';
+import { useOwnN8n } from './ownN8n';
 import { env, sandbox } from './support';
 
 jest.setTimeout(1_200_000);
@@ -35,21 +29,13 @@ const runtime = e2eRuntime();
 const [ADA, GRACE] = EXAMPLE_DATA.contacts.map((contact) => contact.phone);
 const STRANGERS = ['+15550001111', '+447700900123', '+61400000777'];
 
-let n8n: N8nInstance;
+const own = useOwnN8n('month-ai-agent');
 let model: ModelServer;
-let userFolder: string;
-let port: number;
 let workflowId = '';
 const lines: string[] = [];
 
-const start = async () => {
-	n8n = await startN8n({ port, userFolder, runtime, log, logFile: path.join(ARTIFACTS_DIR, 'e2e', `month-ai-agent-${runtime.id}.log`) });
-};
-
 beforeAll(async () => {
-	userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-month-ai-agent-'));
-	port = await freePort();
-	await start();
+	const n8n = own.n8n;
 	await sandbox.reset();
 	await seedExampleData(sandbox);
 	model = await startModelServer();
@@ -71,8 +57,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	await sandbox.setWebhook(null);
 	await model?.close();
-	await n8n?.stop();
-	fs.rmSync(userFolder, { recursive: true, force: true });
 	console.log(`example 07, a month:\n  ${lines.join('\n  ')}`);
 }, 120_000);
 
@@ -124,8 +108,7 @@ test('thirty days of bursts: one run and one answer per burst, the model asked o
 			model.script([{ text: 'Sorry for the wait: your parcel is on its way.' }]);
 			await writes(GRACE, ['hello', 'my parcel?']);
 			await new Promise((resolve) => setTimeout(resolve, 1000));
-			await n8n.stop();
-			await start();
+			await own.restart();
 			if (runtime.id !== '1.123') {
 				// n8n 2.x runs no hook of a webhook node at start-up: the next message starts the held burst.
 				await sandbox.advanceClock(60_000);
@@ -161,7 +144,7 @@ test('thirty days of bursts: one run and one answer per burst, the model asked o
 
 	// Nothing answered twice: one run per burst, each a success.
 	for (const [phone, count] of expectedAnswers) expect(await answers(phone)).toHaveLength(count);
-	const runs = await settledExecutions(n8n, workflowId);
+	const runs = await settledExecutions(own.n8n, workflowId);
 	expect(runs.map((run) => run.status)).toEqual(runs.map(() => 'success'));
 	expect(runs).toHaveLength([...expectedAnswers.values()].reduce((a, b) => a + b, 0));
 	lines.push(`${runs.length} runs, ${model.requests().length} model requests, each burst answered once`);
