@@ -41,7 +41,7 @@ export const MAX_BURST_MESSAGES = 50;
 export const MAX_HELD_CHARS = 1_000_000;
 /** Started messages remembered (by message ID), so that no copy of static data brings one back. */
 const MAX_STARTED = 5000;
-/** A flush call is made again after these waits while it fails or this process holds the burst, then left to the next delivery. */
+/** A flush call that fails is made again after these waits, then the burst is left to the next delivery. */
 const FLUSH_RETRY_MS = [1000, 2000, 4000, 8000];
 
 export interface BurstSettings {
@@ -236,7 +236,13 @@ function decide(staticData: IDataObject, owner: BurstOwner, settings: BurstSetti
 	// A plain object, assigned once through n8n's observable static data so that n8n saves it.
 	const next: StoredBursts = { key: stored?.key ?? randomBytes(24).toString('base64url'), held: Object.fromEntries(bursts), started };
 	staticData[BURSTS_KEY] = next as unknown as IDataObject;
-	return { start, due: [...local.held.keys()].filter((from) => bursts.has(from)).map((from) => ({ from, at: dueAt(bursts.get(from)!, settings) })) };
+	// This process calls for a burst whose last message it took: in queue mode another process may
+	// hold the burst's other messages, and two calls at once could each start it.
+	const tookTheLast = ([from, mine]: [string, HeldMessage[]]) => {
+		const burst = bursts.get(from);
+		return burst !== undefined && idOf(burst[burst.length - 1]) === idOf(mine[mine.length - 1]);
+	};
+	return { start, due: [...local.held].filter(tookTheLast).map(([from]) => ({ from, at: dueAt(bursts.get(from)!, settings) })) };
 }
 
 /** A delivery of an inbound message (`event` as the trigger outputs it). */
@@ -273,10 +279,8 @@ type Caller = Pick<IWebhookFunctions | IHookFunctions, 'helpers' | 'logger' | 'g
 
 /**
  * Calls the trigger's own Production URL when `from`'s burst is due (not awaited by the caller):
- * once per process and customer for the latest due time. The call is made again a few times
- * while it fails, or while this process still holds messages of the burst: in queue mode the call
- * can reach another webhook process, whose copy of static data lacks a message a concurrent save
- * dropped; a call that reaches this process starts it. Then the next delivery does.
+ * once per process and customer for the latest due time. A call that fails is made again a few
+ * times, then the burst is left to the next delivery.
  */
 export function scheduleFlush(n8n: Caller, owner: BurstOwner, key: string, from: string, at: number): void {
 	const memory = processBurstsOf(owner);
@@ -293,7 +297,7 @@ export function scheduleFlush(n8n: Caller, owner: BurstOwner, key: string, from:
 				// The trigger's own URL, not the service: no credential, the store's key instead.
 				await n8n.helpers.httpRequest({ method: 'POST', url: url!, headers: { [FLUSH_HEADER]: key }, body: { event_type: FLUSH_EVENT, from }, json: true, timeout: 30_000 });
 				failure = undefined;
-				if (!memory.held.has(from)) break;
+				break;
 			} catch (error) {
 				failure = (error as Error).message;
 			}
