@@ -4,7 +4,7 @@
 // real HTTP: one run per burst with every message answered 200 and none lost or started twice,
 // across a stop in the middle of a burst, concurrent deliveries and the bounds.
 import type { IDataObject } from 'n8n-workflow';
-import { BURSTS_KEY, FLUSH_HEADER, MAX_BURST_MESSAGES, MAX_BURSTS } from '../../../nodes/shared/chatAppMessaging/trigger/bursts';
+import { BURSTS_KEY, FLUSH_HEADER, MAX_BURST_MESSAGES, MAX_BURSTS, OVERDUE_AFTER_MS } from '../../../nodes/shared/chatAppMessaging/trigger/bursts';
 import { hostTrigger, type HostedTrigger, type HostTriggerOptions } from '../../support/harness';
 import { inbound, status } from '../../support/trigger-payloads';
 import { waitFor } from '../../../tools/shared/wait';
@@ -137,12 +137,13 @@ describe('n8n stopped in the middle of a burst', () => {
 	it("when nothing calls the trigger's URL (n8n 2.x after a restart, or the URL out of reach), the next delivery starts the burst that is due, and that delivery's own burst follows", async () => {
 		const trigger = await host({}, { webhookBaseUrl: 'http://127.0.0.1:9/webhook' });
 		await trigger.post(message('+14155550123', 'waiting'));
-		await sleep(1300);
+		// Due after the Quiet Time (1 s); a delivery starts it once it is overdue.
+		await sleep(1000 + OVERDUE_AFTER_MS + 300);
 		expect(trigger.starts).toEqual([]);
 		const next = await trigger.post(message('+15551234567', 'someone else'));
 		expect(next.json).toMatchObject({ started: true });
 		expect(runs(trigger)).toEqual([['+14155550123', ['waiting']]]);
-		await sleep(1300);
+		await sleep(1000 + OVERDUE_AFTER_MS + 300);
 		await trigger.post({ ...status, message_id: 'msg_status_later' });
 		await trigger.post(message('+16505550000', 'a third customer'));
 		expect(runs(trigger).slice(0, 2)).toEqual([['+14155550123', ['waiting']], ['+15551234567', ['someone else']]]);

@@ -41,7 +41,13 @@ export const MAX_BURST_MESSAGES = 50;
 export const MAX_HELD_CHARS = 1_000_000;
 /** Started messages remembered (by message ID), so that no copy of static data brings one back. */
 const MAX_STARTED = 5000;
-/** A flush call that fails is made again after these waits, then the burst is left to the next delivery. */
+/**
+ * A delivery starts another customer's burst only this long after it was due: until then the call
+ * of the process that took its last message is on its way (in queue mode, a delivery at another
+ * process starting it at the same moment would start it twice).
+ */
+export const OVERDUE_AFTER_MS = 5000;
+/** A flush call is made again after these waits while it fails or this process holds the burst, then the burst is left to the next delivery. */
 const FLUSH_RETRY_MS = [1000, 2000, 4000, 8000];
 
 export interface BurstSettings {
@@ -159,13 +165,13 @@ function mustStartNow(bursts: Map<string, HeldMessage[]>, settings: BurstSetting
 	return undefined;
 }
 
-/** The most overdue burst, if one is due. */
+/** The most overdue burst, if one is overdue. */
 function overdue(bursts: Map<string, HeldMessage[]>, settings: BurstSettings, now: number): string | undefined {
 	let chosen: string | undefined;
 	let earliest = Infinity;
 	for (const [from, messages] of bursts) {
 		const due = dueAt(messages, settings);
-		if (due <= now && due < earliest) {
+		if (due + OVERDUE_AFTER_MS <= now && due < earliest) {
 			earliest = due;
 			chosen = from;
 		}
@@ -279,8 +285,11 @@ type Caller = Pick<IWebhookFunctions | IHookFunctions, 'helpers' | 'logger' | 'g
 
 /**
  * Calls the trigger's own Production URL when `from`'s burst is due (not awaited by the caller):
- * once per process and customer for the latest due time. A call that fails is made again a few
- * times, then the burst is left to the next delivery.
+ * once per process and customer for the latest due time. The call is made again a few times while
+ * it fails, or while this process still holds messages of the burst it has not seen started: in
+ * queue mode the call can reach another webhook process, whose copy of static data lacks what a
+ * concurrent save dropped; a call that reaches this process writes them back. Then the burst is
+ * left to the next delivery.
  */
 export function scheduleFlush(n8n: Caller, owner: BurstOwner, key: string, from: string, at: number): void {
 	const memory = processBurstsOf(owner);
@@ -297,7 +306,7 @@ export function scheduleFlush(n8n: Caller, owner: BurstOwner, key: string, from:
 				// The trigger's own URL, not the service: no credential, the store's key instead.
 				await n8n.helpers.httpRequest({ method: 'POST', url: url!, headers: { [FLUSH_HEADER]: key }, body: { event_type: FLUSH_EVENT, from }, json: true, timeout: 30_000 });
 				failure = undefined;
-				break;
+				if (!memory.held.has(from)) break;
 			} catch (error) {
 				failure = (error as Error).message;
 			}
