@@ -128,10 +128,16 @@ function dueAt(messages: HeldMessage[], settings: BurstSettings): number {
 	return Math.min(messages[messages.length - 1].receivedAt + settings.quietMs, messages[0].receivedAt + settings.longestMs);
 }
 
+/** The digests of a string of them, DIGEST_LENGTH characters each. */
+function digestsIn(digests: string): Set<string> {
+	const set = new Set<string>();
+	for (let i = 0; i < digests.length; i += DIGEST_LENGTH) set.add(digests.slice(i, i + DIGEST_LENGTH));
+	return set;
+}
+
 /** The bursts held, from the stored copy and this process's memory, without what was started. */
 function heldBursts(stored: StoredBursts | undefined, local: ProcessBursts): Map<string, HeldMessage[]> {
-	const started = new Set(local.started);
-	for (let i = 0; i < (stored?.started.length ?? 0); i += DIGEST_LENGTH) started.add(stored!.started.slice(i, i + DIGEST_LENGTH));
+	const started = new Set([...local.started, ...digestsIn(stored?.started ?? '')]);
 	// What another process started: this one forgets it.
 	for (const [from, messages] of local.held) {
 		const left = messages.filter((message) => !started.has(idOf(message)));
@@ -201,6 +207,8 @@ function burstItem(burst: Burst): IDataObject {
 export interface Gathered {
 	/** The burst this call starts, as its one item. */
 	start?: IDataObject;
+	/** The message IDs of that burst: the flush call answers with them, so that its caller forgets them. */
+	startedIds?: string[];
 	/** Customers whose burst this process holds, with when each is due. */
 	due: Array<{ from: string; at: number }>;
 }
@@ -224,17 +232,19 @@ function decide(staticData: IDataObject, owner: BurstOwner, settings: BurstSetti
 	const starting = urgent ?? named ?? overdue(bursts, settings, now);
 
 	let start: IDataObject | undefined;
-	let started = stored?.started ?? '';
+	let startedIds: string[] | undefined;
 	if (starting !== undefined) {
 		const messages = bursts.get(starting)!;
 		bursts.delete(starting);
 		local.held.delete(starting);
-		for (const id of messages.map(idOf)) {
-			local.started.add(id);
-			started += id;
-		}
+		for (const id of messages.map(idOf)) local.started.add(id);
 		start = burstItem({ from: starting, messages });
+		startedIds = messages.map((message) => String(message.event.message_id));
 	}
+	// What this process started goes into every copy it writes, so a concurrent save cannot drop it.
+	let started = stored?.started ?? '';
+	const storedStarted = digestsIn(started);
+	for (const id of local.started) if (!storedStarted.has(id)) started += id;
 	// Bounded: the started IDs kept are the newest; the process forgets its own once stored.
 	if (started.length > MAX_STARTED * DIGEST_LENGTH) started = started.slice(started.length - MAX_STARTED * DIGEST_LENGTH);
 	if (local.started.size > MAX_STARTED) local.started = new Set([...local.started].slice(local.started.size - MAX_STARTED));
@@ -248,7 +258,7 @@ function decide(staticData: IDataObject, owner: BurstOwner, settings: BurstSetti
 		const burst = bursts.get(from);
 		return burst !== undefined && idOf(burst[burst.length - 1]) === idOf(mine[mine.length - 1]);
 	};
-	return { start, due: [...local.held].filter(tookTheLast).map(([from]) => ({ from, at: dueAt(bursts.get(from)!, settings) })) };
+	return { start, startedIds, due: [...local.held].filter(tookTheLast).map(([from]) => ({ from, at: dueAt(bursts.get(from)!, settings) })) };
 }
 
 /** A delivery of an inbound message (`event` as the trigger outputs it). */
@@ -281,6 +291,17 @@ export function storeKey(staticData: IDataObject): string | undefined {
 	return readStored(staticData)?.key;
 }
 
+/** Messages started elsewhere (by their IDs): this process holds them no more. */
+function forgetStarted(memory: ProcessBursts, messageIds: string[]): void {
+	const ids = new Set(messageIds.map((id) => digestOf(id)));
+	for (const id of ids) memory.started.add(id);
+	for (const [from, messages] of memory.held) {
+		const left = messages.filter((message) => !ids.has(idOf(message)));
+		if (left.length > 0) memory.held.set(from, left);
+		else memory.held.delete(from);
+	}
+}
+
 type Caller = Pick<IWebhookFunctions | IHookFunctions, 'helpers' | 'logger' | 'getNodeWebhookUrl'>;
 
 /**
@@ -304,7 +325,9 @@ export function scheduleFlush(n8n: Caller, owner: BurstOwner, key: string, from:
 			if (memory.timers.get(from) !== at) return;
 			try {
 				// The trigger's own URL, not the service: no credential, the store's key instead.
-				await n8n.helpers.httpRequest({ method: 'POST', url: url!, headers: { [FLUSH_HEADER]: key }, body: { event_type: FLUSH_EVENT, from }, json: true, timeout: 30_000 });
+				const answer = (await n8n.helpers.httpRequest({ method: 'POST', url: url!, headers: { [FLUSH_HEADER]: key }, body: { event_type: FLUSH_EVENT, from }, json: true, timeout: 30_000 })) as { message_ids?: unknown };
+				// Whichever process took the call: what it started, this one holds no more.
+				if (Array.isArray(answer?.message_ids)) forgetStarted(memory, answer.message_ids.map(String));
 				failure = undefined;
 				if (!memory.held.has(from)) break;
 			} catch (error) {

@@ -143,7 +143,7 @@ function receiveFlush(ctx: IWebhookFunctions, key: unknown): IWebhookResponseDat
 	}
 	const body = ctx.getBodyData();
 	const gathered = flushBurst(staticData, owner, settings ?? NOT_GATHERING, typeof body.from === 'string' ? body.from : '');
-	const answered = reply(ctx, 200, { received: true, started: gathered.start !== undefined, event_type: FLUSH_EVENT });
+	const answered = reply(ctx, 200, { received: true, started: gathered.start !== undefined, event_type: FLUSH_EVENT, message_ids: gathered.startedIds ?? [] });
 	return gathered.start ? { ...answered, workflowData: [ctx.helpers.returnJsonArray(gathered.start)] } : answered;
 }
 
