@@ -109,8 +109,9 @@ export const WEBHOOK_LIFECYCLE = {
 
 /** Messages in Quick Succession: the burst settings when gathering, undefined when not, or what is wrong with them. */
 function burstSettings(ctx: IWebhookFunctions | IHookFunctions): BurstSettings | undefined | string {
-	if (!([ctx.getNodeParameter('events', [])].flat() as string[]).includes(INBOUND_EVENT)) return undefined;
+	// The option first: one read when it is off (every delivery of every existing workflow).
 	if (ctx.getNodeParameter('quickMessages', 'each') !== GATHER_BURSTS) return undefined;
+	if (!([ctx.getNodeParameter('events', [])].flat() as string[]).includes(INBOUND_EVENT)) return undefined;
 	const seconds = (name: string, label: string, fallback: number, max: number): number | string => {
 		const value = ctx.getNodeParameter(name, fallback);
 		return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max
@@ -228,7 +229,7 @@ export async function receiveEvent(this: IWebhookFunctions): Promise<IWebhookRes
 	// start, which resets n8n's "changed" mark, and the memory was lost.
 	const settings = eventType === INBOUND_EVENT && this.getMode() !== 'manual' ? burstSettings(this) : undefined;
 	if (typeof settings === 'string') return reply(this, 500, { error: 'invalid_settings', message: `${settings} Nothing was started.` });
-	const gatherer = burstOwner(this);
+	const gatherer = settings ? burstOwner(this) : undefined;
 	if (!settings || !gatherer) {
 		const answered = reply(this, 200, { received: true, started: true, event_type: eventType });
 		return { ...answered, workflowData: [this.helpers.returnJsonArray(output)] };
