@@ -1,10 +1,12 @@
 /** The bench's settings: flags or environment variables (`npm run bench -- --help`). */
 import * as path from 'node:path';
 
+import { MAX_BURST_MESSAGES } from '../../nodes/shared/chatAppMessaging/trigger/bursts';
+import { MAX_QUIET_SECONDS } from '../../nodes/shared/chatAppMessaging/trigger/description';
 import { ARTIFACTS_DIR } from '../n8n/runtime';
 
 /** The parts `--only` chooses from, in the order they run. */
-export const PARTS = ['sends', 'timeline', 'polling', 'webhooks', 'sandbox', 'secrets', 'queue'];
+export const PARTS = ['sends', 'timeline', 'polling', 'webhooks', 'held-bursts', 'bursts', 'sandbox', 'secrets', 'queue'];
 
 export interface Config {
 	items: number;
@@ -23,6 +25,19 @@ export interface Config {
 	pollNew: number;
 	polls: number;
 	recipients: number;
+	/**
+	 * Parts "bursts" and "held-bursts" (bursts.ts): customers, their inbound messages in all, the
+	 * largest burst (a fixed pseudo-random split, 1 to burstMax each), the Quiet Time of the
+	 * gathering run, and the Quiet Time that keeps the held bursts held while n8n's Webhook node
+	 * is measured beside them.
+	 */
+	burstCustomers: number;
+	burstDeliveries: number;
+	burstMax: number;
+	burstQuietSeconds: number;
+	heldQuietSeconds: number;
+	/** The n8n the two burst parts run in: lazy isolate acquisition (default) or n8n's default settings. */
+	burstSettings: 'lazy' | 'defaults';
 	only: Set<string>;
 	/** Webhook receivers to run (keys), all by default: for profiling one at a time. */
 	webhookVariants?: Set<string>;
@@ -53,6 +68,9 @@ export const SMOKE = {
 	pollEvents: 200,
 	pollNew: 10,
 	polls: 2,
+	burstCustomers: 4,
+	burstDeliveries: 12,
+	burstMax: 5,
 };
 
 export const HELP = `npm run bench [-- options]    (each option also as an environment variable)
@@ -70,8 +88,18 @@ export const HELP = `npm run bench [-- options]    (each option also as an envir
   --poll-events=N           BENCH_POLL_EVENTS          events in the Timeline Navigation Events Trigger's window (10000)
   --poll-new=K              BENCH_POLL_NEW             of them new before each poll (10)
   --polls=P                 BENCH_POLLS                polls per round, each beside one Event → Monitor call (10)
-  --only=sends,timeline,polling,webhooks,sandbox,secrets,queue  BENCH_ONLY  parts to run (all; queue:
-                                                       single mode vs queue mode with 2 and 1 workers, ~16 min)
+  --burst-customers=N       BENCH_BURST_CUSTOMERS      parts bursts and held-bursts: customers writing (100)
+  --burst-deliveries=M      BENCH_BURST_DELIVERIES     their inbound messages in all (1000), split into one burst
+  --burst-max=K             BENCH_BURST_MAX            per customer of 1 to K messages (20), a fixed pseudo-random split
+  --burst-quiet=S           BENCH_BURST_QUIET          the gathering trigger's Quiet Time in part bursts, seconds (2)
+  --held-quiet=S            BENCH_HELD_QUIET           the Quiet Time that keeps the bursts held in part held-bursts (600)
+  --burst-settings=lazy     BENCH_BURST_SETTINGS       the n8n of both burst parts: lazy (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true,
+                                                       the default) or defaults (n8n's default settings)
+  --only=sends,timeline,polling,webhooks,held-bursts,bursts,sandbox,secrets,queue  BENCH_ONLY  parts to run
+                                                       (all; queue: single mode vs queue mode with 2 and 1 workers,
+                                                       ~16 min; held-bursts: n8n's Webhook node with and without
+                                                       bursts held; bursts: Gather Into One Run, and the option off
+                                                       against the trigger before it)
   --webhook-variants=LIST    BENCH_WEBHOOK_VARIANTS     receivers to run, of trigger, webhook (n8n's defaults),
                                                        triggerLazy, webhookLazy (lazy isolate acquisition),
                                                        triggerNoDedupe, triggerNoDedupeLazy (default: all)
@@ -85,7 +113,8 @@ export const HELP = `npm run bench [-- options]    (each option also as an envir
   --smoke                   BENCH_SMOKE=1              a smoke run (CI): every part that --only names (all by
                                                        default), 1 round, ${SMOKE.items} items, ${SMOKE.deliveries} deliveries (prefill ${SMOKE.webhookPrefill}),
                                                        queue ${SMOKE.queueDeliveries} deliveries and ${SMOKE.items} items in ${SMOKE.queueParallel} executions, ${SMOKE.pollEvents} events
-                                                       polled ${SMOKE.polls} times (flags given still count); prints the figures
+                                                       polled ${SMOKE.polls} times, ${SMOKE.burstDeliveries} messages from ${SMOKE.burstCustomers} customers
+                                                       in bursts of 1 to ${SMOKE.burstMax} (flags given still count); prints the figures
                                                        and judges no target; fails only when a part cannot run or a
                                                        run's checks fail. Writes to .artifacts/bench-smoke/`;
 
@@ -120,6 +149,19 @@ export function readConfig(argv: string[]): Config {
 	const pollEvents = int('poll-events', 'BENCH_POLL_EVENTS', count(10000, SMOKE.pollEvents));
 	const pollNew = int('poll-new', 'BENCH_POLL_NEW', count(10, SMOKE.pollNew));
 	if (pollNew >= pollEvents) throw new Error(`--poll-new (${pollNew}) must be fewer than --poll-events (${pollEvents})`);
+	const burstCustomers = int('burst-customers', 'BENCH_BURST_CUSTOMERS', count(100, SMOKE.burstCustomers));
+	const burstDeliveries = int('burst-deliveries', 'BENCH_BURST_DELIVERIES', count(1000, SMOKE.burstDeliveries));
+	// The trigger starts a burst of 50 messages at once (MAX_BURST_MESSAGES): bursts stay below it.
+	const burstMax = int('burst-max', 'BENCH_BURST_MAX', count(20, SMOKE.burstMax));
+	if (burstMax >= MAX_BURST_MESSAGES) throw new Error(`--burst-max (${burstMax}) must be below ${MAX_BURST_MESSAGES}, where the trigger starts a burst at once`);
+	if (burstDeliveries < burstCustomers || burstDeliveries > burstCustomers * burstMax) {
+		throw new Error(`--burst-deliveries (${burstDeliveries}) must lie between --burst-customers (${burstCustomers}) and ${burstCustomers} x --burst-max (${burstMax})`);
+	}
+	const burstQuietSeconds = int('burst-quiet', 'BENCH_BURST_QUIET', 2);
+	const heldQuietSeconds = int('held-quiet', 'BENCH_HELD_QUIET', 600);
+	if (burstQuietSeconds > MAX_QUIET_SECONDS || heldQuietSeconds > MAX_QUIET_SECONDS) throw new Error(`--burst-quiet and --held-quiet: at most ${MAX_QUIET_SECONDS} (the trigger's limit)`);
+	const burstSettings = pick('burst-settings', 'BENCH_BURST_SETTINGS', 'lazy');
+	if (burstSettings !== 'lazy' && burstSettings !== 'defaults') throw new Error(`--burst-settings: lazy or defaults, got "${burstSettings}"`);
 	return {
 		items: int('items', 'BENCH_ITEMS', count(2000, SMOKE.items)),
 		deliveries: int('deliveries', 'BENCH_DELIVERIES', count(1000, SMOKE.deliveries)),
@@ -133,6 +175,12 @@ export function readConfig(argv: string[]): Config {
 		pollNew,
 		polls: int('polls', 'BENCH_POLLS', count(10, SMOKE.polls)),
 		recipients: 50,
+		burstCustomers,
+		burstDeliveries,
+		burstMax,
+		burstQuietSeconds,
+		heldQuietSeconds,
+		burstSettings,
 		only: new Set(only),
 		webhookVariants: new Set(
 			pick('webhook-variants', 'BENCH_WEBHOOK_VARIANTS', 'trigger,webhook,triggerNoDedupe,triggerLazy,webhookLazy,triggerNoDedupeLazy')

@@ -12,6 +12,7 @@ import { CREDENTIAL_TYPES } from '../n8n/communityPackage';
 import { startN8n, type N8nInstance } from '../n8n/instance';
 import { freePort } from '../n8n/processes';
 import { N8N_VERSION, NODE_VERSION } from '../n8n/runtime';
+import { packBeforeBursts } from './beforeBursts';
 import { CEILING_CREDENTIAL_TYPE, CEILING_PACKAGE, packCeilingPackage } from './ceiling/pack';
 import { packUncachedVariants } from './uncached';
 import type { Config } from './config';
@@ -29,7 +30,7 @@ export const log = (line: string) => process.stderr.write(line + '\n');
 export interface BenchPart {
 	warmUp(): Promise<void>;
 	round(round: number): Promise<void>;
-	report(results: BenchResults): void;
+	report(results: BenchResults): void | Promise<void>;
 	/** Stops what the part started (a process of its own), after its report. */
 	close?(): Promise<void>;
 }
@@ -64,12 +65,19 @@ export interface BenchContext {
 	/** The heap of `n8n`'s main process: collected before every send run, sampled with --heap-profile. */
 	heap: N8nHeap;
 	n8nLazy?: N8nInstance;
+	/** The heap of `n8nLazy`'s main process, when the burst parts run there (collected before each of their runs). */
+	heapLazy?: N8nHeap;
 	credentials: BenchCredentials;
 	/** Recipients whose 24-hour window is open (re-opened every round by openWindows). */
 	recipients: string[];
 	openWindows(): Promise<void>;
 	/** When the run started: tags this run's webhook deliveries. */
 	started: number;
+	/**
+	 * The part "bursts": whether n8n has the trigger as it was before Messages in Quick Succession
+	 * (beforeBursts.ts), or why not; undefined when the part does not run.
+	 */
+	beforeBursts?: { installed: true } | { installed: false; missing: string };
 }
 
 /** Starts the n8n instances the chosen parts need, imports the credentials, opens the windows. */
@@ -86,6 +94,10 @@ export async function startBench(cfg: Config, services: Services, profileDir: st
 		fs.rmSync(profileDir, { recursive: true, force: true });
 		fs.mkdirSync(profileDir, { recursive: true });
 	}
+	// The part "bursts" compares the trigger with the option off to the trigger before the option.
+	const packing = Date.now();
+	const beforeBursts = cfg.only.has('bursts') ? packBeforeBursts(path.join(cfg.outDir, 'before-bursts')) : undefined;
+	if (beforeBursts) log(`[bench] the trigger before Messages in Quick Succession: ${'tarball' in beforeBursts ? `packed in ${((Date.now() - packing) / 1000).toFixed(1)} s` : beforeBursts.missing}`);
 	const startBenchN8n = async (logName: string, extraEnv: Record<string, string>, serverEnv: Record<string, string>) =>
 		await startN8n({
 			port: await freePort(),
@@ -99,6 +111,7 @@ export async function startBench(cfg: Config, services: Services, profileDir: st
 			extraPackages: [
 				{ name: CEILING_PACKAGE.name, tarball: packCeilingPackage(path.join(cfg.outDir, 'ceiling')) },
 				...packUncachedVariants(path.join(cfg.outDir, 'uncached')),
+				...(beforeBursts && 'tarball' in beforeBursts ? [beforeBursts] : []),
 			],
 		});
 	const heapSocket = heapSocketPath('n8n');
@@ -108,11 +121,16 @@ export async function startBench(cfg: Config, services: Services, profileDir: st
 		{},
 		{ ...heapEnv, NODE_OPTIONS: [profileOptions, heapEnv.NODE_OPTIONS].filter(Boolean).join(' ') },
 	));
-	if (cfg.only.has('webhooks') && [...(cfg.webhookVariants ?? [])].some((key) => key.endsWith('Lazy'))) {
+	// The burst parts run in it by default (--burst-settings), collecting its heap before each run.
+	const burstsInLazy = (cfg.only.has('bursts') || cfg.only.has('held-bursts')) && cfg.burstSettings === 'lazy';
+	const lazyHeapSocket = burstsInLazy ? heapSocketPath('n8n-lazy') : undefined;
+	if ((cfg.only.has('webhooks') && [...(cfg.webhookVariants ?? [])].some((key) => key.endsWith('Lazy'))) || burstsInLazy) {
+		const lazyHeapEnv = lazyHeapSocket ? heapControlEnv(lazyHeapSocket) : undefined;
+		const nodeOptions = [profileOptions, lazyHeapEnv?.NODE_OPTIONS].filter(Boolean).join(' ');
 		services.n8nLazy = await startBenchN8n(
 			'n8n-lazy-acquire.log',
 			{ N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
-			profileOptions ? { NODE_OPTIONS: profileOptions } : {},
+			{ ...lazyHeapEnv, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
 		);
 	}
 
@@ -136,10 +154,12 @@ export async function startBench(cfg: Config, services: Services, profileDir: st
 		n8n,
 		heap: n8nHeap(heapSocket),
 		n8nLazy: services.n8nLazy,
+		heapLazy: lazyHeapSocket ? n8nHeap(lazyHeapSocket) : undefined,
 		credentials: { messaging, timeline, bearerMessaging, bearerTimeline, ceilingMessaging, ceilingTimeline },
 		recipients,
 		openWindows,
 		started,
+		beforeBursts: beforeBursts && ('tarball' in beforeBursts ? { installed: true } : { installed: false, missing: beforeBursts.missing }),
 	};
 }
 

@@ -62,6 +62,60 @@ function once(agent: http.Agent, req: LoadRequest): Promise<{ status: number; er
 }
 
 /**
+ * Sends sequences of requests, each in order (its next request once the previous one was
+ * answered), at most `concurrency` sequences (so requests) at a time, over keep-alive
+ * connections: a customer's messages, one after another, among other customers'. `sizes[s]` is
+ * the length of sequence s; `make(s, i)` builds its i-th request when it is sent. The sequences
+ * start in their order.
+ */
+export async function runSequences(sizes: number[], concurrency: number, make: (sequence: number, i: number) => LoadRequest): Promise<LoadResult> {
+	const count = sizes.reduce((a, b) => a + b, 0);
+	const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+	const latencies: number[] = [];
+	const statuses: Record<string, number> = {};
+	const errors: string[] = [];
+	let next = 0;
+	const started = performance.now();
+	const worker = async () => {
+		while (next < sizes.length) {
+			const sequence = next++;
+			for (let i = 0; i < sizes[sequence]; i++) {
+				const t0 = performance.now();
+				const { status, error } = await once(agent, make(sequence, i));
+				latencies.push(performance.now() - t0);
+				statuses[status] = (statuses[status] ?? 0) + 1;
+				if (error && errors.length < 5) errors.push(error);
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, sizes.length) }, worker));
+	return summarise(count, concurrency, performance.now() - started, latencies, statuses, errors, agent);
+}
+
+function summarise(count: number, concurrency: number, wallMs: number, latencies: number[], statuses: Record<string, number>, errors: string[], agent: http.Agent): LoadResult {
+	agent.destroy();
+	const sorted = latencies.slice().sort((a, b) => a - b);
+	const ok = Object.entries(statuses)
+		.filter(([s]) => Number(s) >= 200 && Number(s) < 300)
+		.reduce((sum, [, n]) => sum + n, 0);
+	return {
+		count,
+		concurrency,
+		wallMs,
+		perSecond: (count / wallMs) * 1000,
+		statuses,
+		ok,
+		latencyMs: {
+			p50: percentile(sorted, 50),
+			p99: percentile(sorted, 99),
+			max: sorted[sorted.length - 1] ?? NaN,
+			mean: sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length),
+		},
+		errors,
+	};
+}
+
+/**
  * Sends `count` requests (built by `make(i)`) with at most `concurrency` in flight, over
  * keep-alive connections (one per slot), or with `keepAlive: false` a new connection per
  * request, and times each one.
@@ -89,25 +143,5 @@ export async function runLoad(
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
-	const wallMs = performance.now() - started;
-	agent.destroy();
-	const sorted = latencies.slice().sort((a, b) => a - b);
-	const ok = Object.entries(statuses)
-		.filter(([s]) => Number(s) >= 200 && Number(s) < 300)
-		.reduce((sum, [, n]) => sum + n, 0);
-	return {
-		count,
-		concurrency,
-		wallMs,
-		perSecond: (count / wallMs) * 1000,
-		statuses,
-		ok,
-		latencyMs: {
-			p50: percentile(sorted, 50),
-			p99: percentile(sorted, 99),
-			max: sorted[sorted.length - 1] ?? NaN,
-			mean: sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length),
-		},
-		errors,
-	};
+	return summarise(count, concurrency, performance.now() - started, latencies, statuses, errors, agent);
 }

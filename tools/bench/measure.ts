@@ -323,26 +323,48 @@ export async function runWebhook(
 	/** Give up waiting for executions once none has finished for this long. */
 	stallMs = 20000,
 ): Promise<WebhookRun> {
+	return await runDeliveries(n8n, variant, {
+		deliveries: count,
+		executions: count,
+		round,
+		stallMs,
+		send: async () =>
+			await runLoad(count, concurrency, (i) => ({
+				method: 'POST',
+				url: variant.url,
+				body: payload(`msg_bench_${tag}_${variant.key}_${i}`, i),
+			})),
+	});
+}
+
+/**
+ * Sends deliveries to a workflow (`send`) and waits for the executions they start: `executions`
+ * of them (one per delivery, or fewer for a trigger that gathers several into one run), or none
+ * finishing for `stallMs`; then `settleMs` more, so that one too many is seen. Timed and checked
+ * as runWebhook.
+ */
+export async function runDeliveries(
+	n8n: N8nInstance,
+	variant: Pick<WebhookVariant, 'workflowId' | 'label'>,
+	opts: { deliveries: number; executions: number; round: number; send: () => Promise<LoadResult>; stallMs?: number; settleMs?: number },
+): Promise<WebhookRun> {
+	const { deliveries: count, executions: expected, round, stallMs = 20000, settleMs = 0 } = opts;
 	const before = await newestExecutionId(n8n, variant.workflowId);
 	const sampler = new MemorySampler(n8n.pid).start();
 	const cpuBefore = cpuTimeMs(n8n.pid);
 	const t0 = Date.now();
-	const load = await runLoad(count, concurrency, (i) => ({
-		method: 'POST',
-		url: variant.url,
-		body: payload(`msg_bench_${tag}_${variant.key}_${i}`, i),
-	}));
+	const load = await opts.send();
 	// Every accepted delivery must become a finished execution; wait until none is missing
 	// (or nothing changes for `stallMs`).
 	let list: ExecutionSummary[] = [];
 	let lastCount = -1;
 	let lastChange = Date.now();
 	await waitFor(
-		`${count} finished executions of ${variant.label}`,
+		`${expected} finished executions of ${variant.label}`,
 		async () => {
 			list = await executionsAfter(n8n, variant.workflowId, before);
 			const done = list.filter(isDone).length;
-			if (done >= count) return true;
+			if (done >= expected) return true;
 			if (done !== lastCount) {
 				lastCount = done;
 				lastChange = Date.now();
@@ -352,15 +374,20 @@ export async function runWebhook(
 		},
 		{ timeoutMs: Infinity, intervalMs: 250 },
 	);
-	const memory = sampler.stop();
+	// The time and CPU end with the expected executions; what starts after them is only counted.
 	const cpuMs = cpuTimeMs(n8n.pid) - cpuBefore;
+	let lastStop = 0;
+	for (const e of list) if (e.stoppedAt) lastStop = Math.max(lastStop, Date.parse(e.stoppedAt));
+	if (settleMs > 0) {
+		await sleep(settleMs);
+		list = await executionsAfter(n8n, variant.workflowId, before);
+	}
+	const memory = sampler.stop();
 	const other: Record<string, number> = {};
 	let success = 0;
-	let lastStop = 0;
 	for (const e of list) {
 		if (e.status === 'success') success++;
 		else other[e.status ?? 'unknown'] = (other[e.status ?? 'unknown'] ?? 0) + 1;
-		if (e.stoppedAt) lastStop = Math.max(lastStop, Date.parse(e.stoppedAt));
 	}
 	return {
 		round,
@@ -371,7 +398,7 @@ export async function runWebhook(
 		statuses: load.statuses,
 		executions: { total: list.length, success, other },
 		processedPerSecond: lastStop > t0 ? (count / (lastStop - t0)) * 1000 : NaN,
-		nothingLost: load.ok === count && success === count && list.length === count,
+		nothingLost: load.ok === count && success === expected && list.length === expected,
 		memory,
 		cpuMsPerDelivery: cpuMs / count,
 		executionsAfterId: before,

@@ -1,6 +1,8 @@
 /** The bench's results (results.ts) in two renderings: a console table and results.md. */
 import type { QueueBenchResult } from './queue';
-import type { BenchResults, PollingResult, SendResult } from './results';
+import { median } from './measure';
+import { BURST_SETTINGS_LABEL } from './targets';
+import type { BenchResults, BurstCheck, BurstRow, BurstsResult, HeldBurstsResult, PollingResult, SendResult } from './results';
 
 const n0 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : Math.round(x).toLocaleString('en-US'));
 const n1 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(1));
@@ -142,6 +144,79 @@ function pollingMarkdown(p: PollingResult, rounds: number): string[] {
 	];
 }
 
+function burstRowsTable(rows: BurstRow[], rounds: number): string {
+	const idx = Array.from({ length: rounds }, (_, i) => i);
+	return mdTable(
+		['Receiver', 'Processed/s (median)', 'Range', 'Rounds', 'Answered/s', 'p99, ms', 'n8n CPU per delivery, ms', 'Succeeded executions per round'],
+		rows.map((row) => [
+			row.label,
+			`**${n1(row.processedPerSecond)}**`,
+			`${n1(row.min)}–${n1(row.max)}`,
+			idx.map((i) => n1(row.runs[i]?.processedPerSecond)).join(', '),
+			n0(row.acceptedPerSecond),
+			n0(row.p99Ms),
+			n1(row.cpuMsPerDelivery),
+			`${row.executionsSucceeded.join(', ')} of ${row.expectedExecutions}${row.nothingLost ? '' : ' **(lost or failed)**'}`,
+		]),
+		['---', '---:', '---:', '---:', '---:', '---:', '---:', '---'],
+	);
+}
+
+const checkLine = (c: BurstCheck) =>
+	`round ${c.round}: ${c.runs} runs, ${c.exact} exactly one customer's burst in order, ${c.lost} lost, ${c.twice} twice, ${c.split} split${c.ok ? '' : ` (**${c.problems.join('; ')}**)`}`;
+
+function heldBurstsMarkdown(h: HeldBurstsResult): string[] {
+	return [
+		`## Held bursts: n8n's Webhook node with and without ${h.customers} bursts held in the same n8n`,
+		'',
+		`In the ${BURST_SETTINGS_LABEL[h.settings]}. ${h.deliveries.toLocaleString('en-US')} deliveries to n8n's Webhook node at ${h.concurrency} in flight, once with no burst held and once while a trigger gathering bursts (Quiet Time ${h.quietSeconds} s) holds ` +
+			`${h.customers} customers' bursts (${h.messages.toLocaleString('en-US')} messages, sent to it just before), the two side by side in every round (without them first in odd rounds), each run right after a full garbage collection in n8n. ` +
+			'Afterwards the trigger is republished with a Quiet Time of 1 s, its create hook calls its own URL for each held burst, and the runs are checked, so that the next run without them has none held.',
+		'',
+		burstRowsTable(h.rows, h.perRound.length),
+		'',
+		`With / without, processed/s: **${n2(h.ratio)}** (median of the rounds' ${h.perRound.map(n2).join(', ')}).`,
+		'',
+		mdTable(
+			['Round', 'Messages answered/s while filling', 'Held after the Webhook node\'s run (customers, messages)', 'Static data', 'Runs started meanwhile', 'Released afterwards'],
+			h.fills.map((f) => {
+				const release = h.releases.find((c) => c.round === f.round);
+				return [String(f.round), n0(f.acceptedPerSecond), `${f.heldCustomers}, ${n0(f.heldMessages)}`, `${n0(f.staticDataBytes / 1024)} KiB`, String(f.startedWhileHeld), release ? checkLine(release).replace(/^round \d+: /, '') : '–'];
+			}),
+			['---:', '---:', '---', '---:', '---:', '---'],
+		),
+		'',
+		...(h.problems.length ? [`Problems: ${h.problems.join('; ')}`, ''] : []),
+	];
+}
+
+function burstsMarkdown(b: BurstsResult): string[] {
+	const pr = b.perRound;
+	return [
+		`## Bursts: ${b.deliveries.toLocaleString('en-US')} inbound messages from ${b.customers} customers in bursts of ${b.sizes.min}–${b.sizes.max}, ${b.concurrency} in flight`,
+		'',
+		`In the ${BURST_SETTINGS_LABEL[b.settings]}. Each customer's messages one after another (the next once the previous was answered), ${b.concurrency} customers at a time; the split into bursts is pseudo-random and the same in every run. ` +
+			`Processed/s = deliveries / (first message sent → last execution stopped): for the gathering trigger that includes the last Quiet Time (${b.quietSeconds} s) and its own call to start the last burst. ` +
+			'Order each round: as listed in odd rounds, reversed in even ones, so that the option off (absent) and the trigger before the option run one right after the other; each run right after a full garbage collection in n8n.',
+		'',
+		burstRowsTable(b.rows, b.checks.length || b.rows[0]?.runs.length || 0),
+		'',
+		`The gathering trigger's runs, read from n8n's executions (the trigger's item: \`from\`, \`messages\`, \`text\`, \`message_count\`): ${b.checks.map(checkLine).join('; ')}.`,
+		'',
+		`Ratios of processed/s, per round: option off (absent) / before the option **${pr.absentOverBefore.map(n2).join(', ')}** (median ${n2(median(pr.absentOverBefore))}); ` +
+			`One Run Each set / before ${pr.eachOverBefore.map(n2).join(', ')}; One Run Each set / absent ${pr.eachOverAbsent.map(n2).join(', ')}; ` +
+			`gathering / option off (absent) ${pr.gatherOverAbsent.map(n2).join(', ')}; n8n's CPU per delivery, absent / before ${pr.cpuAbsentOverBefore.map(n2).join(', ')}.`,
+		'',
+		b.before.installed
+			? `"Before the option": this package with the trigger's trigger.ts and description.ts from ${b.before.commit.slice(0, 7)} (the parent of the commit that added it), installed under another name in the same n8n (tools/bench/beforeBursts.ts).`
+			: `The trigger before the option was not measured (${b.before.missing}); the "unchanged" target compares One Run Each set with the parameter absent, the same code.`,
+		'',
+		`The gathering trigger's static data after the last round: ${n0(b.staticDataBytesAfter / 1024)} KiB (its emptied burst store and the IDs of the messages it started).`,
+		'',
+		...(b.problems.length ? [`Problems: ${b.problems.join('; ')}`, ''] : []),
+	];
+}
+
 export function renderMarkdown(r: BenchResults): string {
 	const out: string[] = [];
 	out.push('# Benchmark: this package vs the ceiling, n8n\'s HTTP Request and Webhook nodes', '');
@@ -203,6 +278,8 @@ export function renderMarkdown(r: BenchResults): string {
 			'',
 		);
 	}
+	if (r.heldBursts) out.push(...heldBurstsMarkdown(r.heldBursts));
+	if (r.bursts) out.push(...burstsMarkdown(r.bursts));
 	if (r.polling) out.push(...pollingMarkdown(r.polling, r.config.rounds));
 	if (r.queue) {
 		const q = r.queue.config;
@@ -289,6 +366,35 @@ export function renderTable(r: BenchResults): string {
 			`  trigger/Webhook node, processed/s: defaults ${n2(w.ratios.triggerOverWebhook)}   lazy acquire ${n2(w.ratios.triggerLazyOverWebhookLazy)}` +
 				(Number.isFinite(w.ratios.triggerNoDedupeOverWebhook) ? `   without de-duplication ${n2(w.ratios.triggerNoDedupeOverWebhook)}` : ''),
 		);
+	}
+	const burstConsole = (rows: BurstRow[]) => {
+		const bw = Math.max(8, ...rows.map((row) => row.label.length));
+		lines.push(`  ${pad('receiver', bw)} ${lpad('processed/s', 11)} ${lpad('per round', 18)} ${lpad('answered/s', 10)} ${lpad('p99 ms', 7)} ${lpad('CPU ms', 7)}  executions`);
+		for (const row of rows) {
+			lines.push(
+				`  ${pad(row.label, bw)} ${lpad(n1(row.processedPerSecond), 11)} ${lpad(row.runs.map((run) => n1(run.processedPerSecond)).join('/'), 18)} ${lpad(n0(row.acceptedPerSecond), 10)} ${lpad(n0(row.p99Ms), 7)} ${lpad(n1(row.cpuMsPerDelivery), 7)}  ${row.executionsSucceeded.join('/')} of ${row.expectedExecutions}${row.nothingLost ? ' ok' : ' LOST'}`,
+			);
+		}
+	};
+	if (r.heldBursts) {
+		const h = r.heldBursts;
+		lines.push('', `Held bursts: n8n's Webhook node, ${h.deliveries} deliveries at ${h.concurrency} in flight, with and without ${h.customers} bursts (${h.messages} messages, Quiet Time ${h.quietSeconds} s) held in the same n8n (${BURST_SETTINGS_LABEL[h.settings]})`);
+		burstConsole(h.rows);
+		lines.push(`  with / without ${n2(h.ratio)} (rounds ${h.perRound.map(n2).join('/')}); held: ${h.fills.map((f) => `${f.heldCustomers} bursts, ${f.heldMessages} messages, ${n0(f.staticDataBytes / 1024)} KiB, ${f.startedWhileHeld} started`).join('; ')}`);
+		lines.push(`  released afterwards: ${h.releases.map(checkLine).join('; ')}`);
+		if (h.problems.length) lines.push(`  problems: ${h.problems.join('; ')}`);
+	}
+	if (r.bursts) {
+		const b = r.bursts;
+		lines.push('', `Bursts: ${b.deliveries} messages from ${b.customers} customers in bursts of ${b.sizes.min}-${b.sizes.max}, ${b.concurrency} in flight, Quiet Time ${b.quietSeconds} s, ${BURST_SETTINGS_LABEL[b.settings]}`);
+		burstConsole(b.rows);
+		lines.push(`  gathering runs: ${b.checks.map(checkLine).join('; ')}`);
+		lines.push(
+			`  per round: option off (absent) / before ${b.perRound.absentOverBefore.map(n2).join('/')}, One Run Each / before ${b.perRound.eachOverBefore.map(n2).join('/')}, ` +
+				`One Run Each / absent ${b.perRound.eachOverAbsent.map(n2).join('/')}, gathering / absent ${b.perRound.gatherOverAbsent.map(n2).join('/')}; CPU absent / before ${b.perRound.cpuAbsentOverBefore.map(n2).join('/')}` +
+				(b.before.installed ? '' : `; the trigger before the option not measured: ${b.before.missing}`),
+		);
+		if (b.problems.length) lines.push(`  problems: ${b.problems.join('; ')}`);
 	}
 	if (r.polling) {
 		const p = r.polling;

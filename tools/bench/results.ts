@@ -88,6 +88,90 @@ export interface WebhookRow {
 	runs: Array<{ round: number; processedPerSecond: number; staticData?: { bytes: number; events: number } }>;
 }
 
+// The parts "held-bursts" and "bursts" (bursts.ts)
+
+/** One receiver of a bursts part: deliveries processed per second and the run's checks, medians over rounds. */
+export interface BurstRow {
+	key: string;
+	label: string;
+	processedPerSecond: number;
+	min: number;
+	max: number;
+	acceptedPerSecond: number;
+	p99Ms: number;
+	/** n8n's main process, CPU time per delivery (all threads), ms. */
+	cpuMsPerDelivery: number;
+	/** Executions expected per round: one per delivery, or one per burst when gathering. */
+	expectedExecutions: number;
+	executionsSucceeded: number[];
+	nothingLost: boolean;
+	runs: Array<{ round: number; processedPerSecond: number; acceptedPerSecond: number; cpuMsPerDelivery: number; p99Ms: number }>;
+}
+
+/** The runs a gathering trigger started for a set of bursts, read from n8n's executions. */
+export interface BurstCheck {
+	round: number;
+	/** Runs (executions) started, and those holding exactly one customer's messages, in order, texts joined. */
+	runs: number;
+	exact: number;
+	/** Messages in no run; messages in more than one (or twice in one); customers whose burst came in several runs. */
+	lost: number;
+	twice: number;
+	split: number;
+	ok: boolean;
+	problems: string[];
+}
+
+/** Part "bursts": Gather Into One Run, and the option off beside the trigger before the option. */
+export interface BurstsResult {
+	/** The n8n it ran in: lazy isolate acquisition, or n8n's default settings (--burst-settings). */
+	settings: 'lazy' | 'defaults';
+	customers: number;
+	deliveries: number;
+	burstMax: number;
+	/** The smallest and largest burst of the split. */
+	sizes: { min: number; max: number };
+	quietSeconds: number;
+	longestWaitSeconds: number;
+	concurrency: number;
+	rows: BurstRow[];
+	/** The gathering trigger's runs, round by round. */
+	checks: BurstCheck[];
+	/** Ratios of deliveries processed per second, each round's from runs side by side in it. */
+	perRound: Record<'absentOverBefore' | 'eachOverBefore' | 'eachOverAbsent' | 'gatherOverAbsent' | 'cpuAbsentOverBefore', number[]>;
+	/** The ratio the "unchanged" target is judged on: over the trigger before the option, else (no copy) One Run Each set / absent. */
+	offTarget: 'absentOverBefore' | 'eachOverAbsent';
+	before: { installed: boolean; missing?: string; commit: string };
+	/** The gathering trigger's static data after the last round (its burst store, emptied, with the started messages' IDs). */
+	staticDataBytesAfter: number;
+	/** Every delivery to the gathering trigger answered 2xx, and its runs exactly the bursts in every round. */
+	gatherValid: boolean;
+	/** That, and every option-off delivery one successful run. */
+	allValid: boolean;
+	problems: string[];
+}
+
+/** Part "held-bursts": n8n's Webhook node with and without bursts held in the same n8n. */
+export interface HeldBurstsResult {
+	settings: 'lazy' | 'defaults';
+	customers: number;
+	messages: number;
+	quietSeconds: number;
+	deliveries: number;
+	concurrency: number;
+	/** 'without' and 'with' the bursts held. */
+	rows: BurstRow[];
+	/** With / without, deliveries processed per second, round by round (side by side), and their median. */
+	perRound: number[];
+	ratio: number;
+	/** Each round's filling: deliveries answered per second, and what the trigger held after n8n's Webhook node was measured beside it. */
+	fills: Array<{ round: number; acceptedPerSecond: number; answered: number; heldCustomers: number; heldMessages: number; staticDataBytes: number; startedWhileHeld: number }>;
+	/** The held bursts started afterwards (the trigger republished with a Quiet Time of 1 s), checked as in part "bursts". */
+	releases: BurstCheck[];
+	allValid: boolean;
+	problems: string[];
+}
+
 export interface BenchResults {
 	date: string;
 	machine: {
@@ -135,9 +219,13 @@ export interface BenchResults {
 	/** The Timeline Navigation Events Trigger's poll against one Event → Monitor call (polling.ts). */
 	polling?: PollingResult;
 	queue?: QueueBenchResult;
+	heldBursts?: HeldBurstsResult;
+	bursts?: BurstsResult;
 	targets: Array<{ name: string; value: number; met: boolean }>;
 	notes: string[];
 	durationSeconds?: number;
+	/** Each part's own time, seconds: its set-up, warm-up, rounds and report (run.ts). */
+	partSeconds?: Record<string, number>;
 }
 
 // The polling part (polling.ts)

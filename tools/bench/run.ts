@@ -15,6 +15,10 @@
  *             Event → Monitor call over the same window, in n8n-core's PollContext and execution
  *             engine in a process of their own; the bytes of its memory in the real n8n's static
  *             data (polling.ts).
+ *   Bursts    the trigger's Messages in Quick Succession → Gather Into One Run (bursts.ts):
+ *             n8n's Webhook node with and without 100 bursts held beside it ("held-bursts"), and
+ *             1,000 messages from 100 customers gathered into exactly 100 runs, with the option
+ *             off beside the trigger before the option (beforeBursts.ts) ("bursts").
  *   Sandbox   the sandbox alone at the same concurrencies.
  *   Memory    peak VmRSS of n8n's main process and its task runner during each run (a send run
  *             starts from a collected heap: heap.ts), and the trigger's workflow static data
@@ -29,13 +33,14 @@
  * or a run's checks fail (targets.ts, failedChecks).
  *
  * This is the one entry point: it reads the settings, starts the services (context.ts), and
- * runs the parts (sends.ts, polling.ts, sandboxAlone.ts, webhooks.ts, queue.ts) and the verdict (targets.ts).
+ * runs the parts (sends.ts, polling.ts, sandboxAlone.ts, webhooks.ts, bursts.ts, queue.ts) and the verdict (targets.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { ensureRuntime } from '../n8n/runtime';
+import { setUpBurstPart, setUpHeldBurstPart } from './bursts';
 import { readConfig } from './config';
 import { emptyResults, log, startBench, stopServices, type BenchPart, type Services } from './context';
 import { heapProfileDir, summariseHeapProfiles } from './heap';
@@ -81,30 +86,44 @@ async function main(): Promise<void> {
 		const ctx = await startBench(cfg, services, profileDir, started);
 		const results = emptyResults(cfg, runtime);
 
+		// Each part's own time (set-up, warm-up, rounds, report), for the smoke run's accounting.
+		const seconds = new Map<string, number>();
+		const timed = async <T>(name: string, step: () => T | Promise<T>): Promise<T> => {
+			const t0 = Date.now();
+			try {
+				return await step();
+			} finally {
+				seconds.set(name, (seconds.get(name) ?? 0) + (Date.now() - t0) / 1000);
+			}
+		};
+
 		// Set up in this order, measured in this order within each round.
-		const parts: BenchPart[] = [];
-		if (cfg.only.has('sends')) parts.push(await setUpSendPart(ctx, 'sends'));
-		if (cfg.only.has('timeline')) parts.push(await setUpSendPart(ctx, 'timeline'));
-		if (cfg.only.has('polling')) parts.push(await setUpPollingPart(ctx));
-		if (cfg.only.has('sandbox')) parts.push(sandboxAlonePart(ctx));
-		if (cfg.only.has('webhooks')) parts.push(await setUpWebhookPart(ctx));
+		const parts: Array<{ name: string; part: BenchPart }> = [];
+		const setUp = async (name: string, make: () => BenchPart | Promise<BenchPart>) => parts.push({ name, part: await timed(name, make) });
+		if (cfg.only.has('sends')) await setUp('sends', () => setUpSendPart(ctx, 'sends'));
+		if (cfg.only.has('timeline')) await setUp('timeline', () => setUpSendPart(ctx, 'timeline'));
+		if (cfg.only.has('polling')) await setUp('polling', () => setUpPollingPart(ctx));
+		if (cfg.only.has('sandbox')) await setUp('sandbox', () => sandboxAlonePart(ctx));
+		if (cfg.only.has('webhooks')) await setUp('webhooks', () => setUpWebhookPart(ctx));
+		if (cfg.only.has('held-bursts')) await setUp('held-bursts', () => setUpHeldBurstPart(ctx));
+		if (cfg.only.has('bursts')) await setUp('bursts', () => setUpBurstPart(ctx));
 
 		// Every path once (JIT, connections); the first call right after activation can meet a 404.
 		log('[bench] warm-up');
 		await sleep(1000);
-		for (const part of parts) await part.warmUp();
+		for (const { name, part } of parts) await timed(name, () => part.warmUp());
 
 		for (let round = 1; round <= cfg.rounds; round++) {
 			log(`[bench] round ${round}/${cfg.rounds}`);
 			await ctx.openWindows();
-			for (const part of parts) await part.round(round);
+			for (const { name, part } of parts) await timed(name, () => part.round(round));
 		}
-		for (const part of parts) part.report(results);
-		for (const part of parts) await part.close?.();
+		for (const { name, part } of parts) await timed(name, () => part.report(results));
+		for (const { part } of parts) await part.close?.();
 
 		// Queue mode: the same workloads in single mode and queue mode, side by side.
 		if (cfg.only.has('queue')) {
-			results.queue = await runQueueBench({
+			results.queue = await timed('queue', () => runQueueBench({
 				single: ctx.n8n,
 				sandbox,
 				recipients: ctx.recipients,
@@ -118,8 +137,10 @@ async function main(): Promise<void> {
 				},
 				outDir: cfg.outDir,
 				log,
-			});
+			}));
 		}
+		results.partSeconds = Object.fromEntries([...seconds].map(([name, s]) => [name, Math.round(s)]));
+		log(`[bench] each part's own time (set-up, warm-up, rounds; n8n's start apart): ${[...seconds].map(([name, s]) => `${name} ${Math.round(s)} s`).join(', ')}`);
 
 		judge(results, cfg);
 		results.durationSeconds = Math.round((Date.now() - started) / 1000);

@@ -3,6 +3,7 @@
  * and the notes that explain the numbers a reader would otherwise ask about.
  */
 import type { Config } from './config';
+import { median } from './measure';
 import type { BenchResults } from './results';
 import { measureSecretTiming } from './secretTiming';
 
@@ -81,6 +82,62 @@ function webhookTargets(results: BenchResults): void {
 			name: 'webhooks: nothing lost (every delivery accepted, one successful execution each)',
 			value: lost ? 1 : 0,
 			met: lost,
+		});
+	}
+}
+
+/** n8n's Webhook node with bursts held beside it / without them (issue 47, item 3). */
+const HELD_OVER_NONE = 0.9;
+/** The trigger with the option off / the trigger before the option (issue 47, item 4). */
+const OFF_OVER_BEFORE = 0.95;
+
+const ratioText = (r: number) => (Number.isFinite(r) ? r.toFixed(2) : '–');
+
+/** The n8n the burst parts ran in. */
+export const BURST_SETTINGS_LABEL = { lazy: 'n8n with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true', defaults: "n8n's default settings" } as const;
+
+/** The labels of the ratios the "option off, unchanged" target can be judged on. */
+export const OFF_TARGET_LABEL = {
+	absentOverBefore: 'this trigger with the option off (parameter absent, as in every existing workflow) / the same trigger before the option',
+	eachOverAbsent: "this trigger with One Run Each set / the parameter absent (the trigger before the option could not be built: see the part's note)",
+} as const;
+
+/** Messages in Quick Succession (bursts.ts): other webhooks beside held bursts; the gathering's runs; the option off. */
+function burstTargets(results: BenchResults): void {
+	const h = results.heldBursts;
+	if (h) {
+		results.targets.push({
+			name:
+				`held bursts (${BURST_SETTINGS_LABEL[h.settings]}): n8n's Webhook node, deliveries processed per second with ${h.customers} bursts (${h.messages.toLocaleString('en-US')} messages, Quiet Time ${h.quietSeconds} s) held by a gathering trigger in the same n8n / without them ` +
+				`>= ${HELD_OVER_NONE} (median of the rounds' ratios, side by side; rounds ${h.perRound.map(ratioText).join(', ')})`,
+			value: h.ratio,
+			met: h.allValid && h.ratio >= HELD_OVER_NONE,
+		});
+		results.targets.push({
+			name: `held bursts: the bursts held all through the Webhook node's runs, then started: ${h.customers} runs, each its customer's messages in order, none lost, none twice; every Webhook node delivery one successful execution`,
+			value: h.allValid ? 1 : 0,
+			met: h.allValid,
+		});
+	}
+	const b = results.bursts;
+	if (b) {
+		const gather = b.rows.find((r) => r.key === 'gather');
+		results.targets.push({
+			name:
+				`bursts (${BURST_SETTINGS_LABEL[b.settings]}): ${b.deliveries.toLocaleString('en-US')} deliveries from ${b.customers} customers in bursts of ${b.sizes.min}–${b.sizes.max}, ${b.concurrency} in flight, Quiet Time ${b.quietSeconds} s: ` +
+				`exactly ${b.customers} runs, each with its customer's messages in order, 0 lost, 0 twice, in every round (runs per round ${b.checks.map((c) => c.runs).join(', ')}; ` +
+				`${gather ? `${gather.processedPerSecond.toFixed(1)} deliveries processed/s, ${gather.acceptedPerSecond.toFixed(0)} answered/s` : ''})`,
+			value: b.checks.length ? Math.min(...b.checks.map((c) => c.exact)) : 0,
+			met: b.gatherValid,
+		});
+		const ratios = b.perRound[b.offTarget];
+		const value = median(ratios);
+		results.targets.push({
+			name:
+				`bursts (${BURST_SETTINGS_LABEL[b.settings]}), option off: deliveries processed per second, ${OFF_TARGET_LABEL[b.offTarget]}` +
+				`${b.before.installed ? ` (${b.before.commit.slice(0, 7)}, the commit before it)` : ''} >= ${OFF_OVER_BEFORE} (median of the rounds' ratios, side by side; rounds ${ratios.map(ratioText).join(', ')})`,
+			value,
+			met: b.rows.every((r) => r.nothingLost) && value >= OFF_OVER_BEFORE,
 		});
 	}
 }
@@ -176,6 +233,7 @@ export function judge(results: BenchResults, cfg: Config): void {
 	sendTargets(results);
 	pollingTargets(results);
 	webhookTargets(results);
+	burstTargets(results);
 	if (cfg.only.has('secrets')) secretTargets(results);
 	notes(results);
 }
@@ -196,6 +254,8 @@ export function failedChecks(results: BenchResults, cfg: Config): string[] {
 		sandbox: Boolean(results.sandbox),
 		secrets: results.targets.some((t) => /^trigger (header secret|basic auth)/.test(t.name)),
 		queue: Boolean(results.queue),
+		'held-bursts': Boolean(results.heldBursts?.rows.some((r) => r.runs.length)),
+		bursts: Boolean(results.bursts?.rows.some((r) => r.runs.length)),
 	};
 	for (const part of cfg.only) if (!ran[part]) failed.push(`${part}: reported nothing`);
 	for (const [op, s] of Object.entries(results.sends)) {
@@ -204,6 +264,8 @@ export function failedChecks(results: BenchResults, cfg: Config): string[] {
 	for (const row of results.webhooks?.rows ?? []) {
 		if (!row.nothingLost) failed.push(`webhooks, ${row.label}: deliveries lost or failed (successful executions per round ${row.executionsSucceeded.join(', ')} of ${results.webhooks!.deliveries})`);
 	}
+	for (const problem of results.heldBursts?.problems ?? []) failed.push(`held bursts: ${problem}`);
+	for (const problem of results.bursts?.problems ?? []) failed.push(`bursts: ${problem}`);
 	if (results.polling && !results.polling.allValid) failed.push(`polling: ${results.polling.problems.join('; ')}`);
 	for (const row of results.queue?.rows ?? []) if (!row.allValid) failed.push(`queue, ${row.setup}: ${row.problems.join('; ')}`);
 	for (const [key, v] of Object.entries(results.sandbox ?? {})) if (!v.allOk) failed.push(`sandbox alone, ${key}: not every request answered 200`);

@@ -176,6 +176,9 @@ export function httpRequestSendWorkflow(
 	});
 }
 
+/** The node name of triggerWorkflow's and inboundTriggerWorkflow's trigger: its items are under it in an execution's run data. */
+export const TRIGGER_NAME = 'Trigger';
+
 /**
  * This package's trigger alone (production URL /webhook/<webhookId>/chat-app), no auth, at the
  * version new workflows get unless `typeVersion` is given.
@@ -186,7 +189,7 @@ export function triggerWorkflow(name: string, ignoreRepeatedDeliveries: boolean)
 		nodes: [
 			{
 				id: randomUUID(),
-				name: 'Trigger',
+				name: TRIGGER_NAME,
 				type: NODE_TYPES.trigger,
 				typeVersion: nodeVersions().trigger,
 				position: [0, 0],
@@ -202,6 +205,34 @@ export function triggerWorkflow(name: string, ignoreRepeatedDeliveries: boolean)
 		connections: {},
 		settings: { executionOrder: 'v1' },
 	};
+}
+
+/** How an inbound-message trigger takes a customer's quick messages (the part "bursts"). */
+export type QuickMessages =
+	/** The parameter absent, as in every workflow made before the option existed. */
+	| { mode: 'absent' }
+	/** One Run Each, set explicitly. */
+	| { mode: 'each' }
+	/** Gather Into One Run. */
+	| { mode: 'gather'; quietSeconds: number; longestWaitSeconds: number };
+
+/**
+ * This package's trigger on inbound messages alone (production URL /webhook/<webhookId>/chat-app),
+ * no auth, repeats ignored (its defaults), Messages in Quick Succession as `quick` says; its one
+ * node is named TRIGGER_NAME. `nodeType`: a bench copy of the trigger (beforeBursts.ts).
+ */
+export function inboundTriggerWorkflow(name: string, quick: QuickMessages, nodeType: string = NODE_TYPES.trigger): WorkflowJson {
+	const workflow = triggerWorkflow(name, true);
+	const node = workflow.nodes[0];
+	node.type = nodeType;
+	const gathering = quick.mode === 'gather' ? { quickMessages: 'gather', quietSeconds: quick.quietSeconds, longestWaitSeconds: quick.longestWaitSeconds } : {};
+	node.parameters = {
+		...node.parameters,
+		events: ['message.inbound'],
+		...(quick.mode === 'each' ? { quickMessages: 'each' } : gathering),
+	};
+	delete node.parameters.status;
+	return workflow;
 }
 
 /** The Timeline Navigation Events Trigger's node name, where n8n keeps its memory and its items. */
