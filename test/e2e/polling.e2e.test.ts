@@ -29,6 +29,7 @@ import { startN8n, type N8nInstance } from '../../tools/n8n/instance';
 import { freePort } from '../../tools/n8n/processes';
 import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';
 import { sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
+import { templateParametersOf } from '../../tools/sandbox/client';
 import { api } from '../../tools/sandbox/testkit';
 import { waitFor } from '../../tools/shared/wait';
 import { DURABLE_SCHEDULER, e2eRuntime, log } from './environment';
@@ -137,7 +138,8 @@ class Run {
 	async alerts(): Promise<string[]> {
 		const sends = (await sandbox.requests({ method: 'POST', path: '/v1/messages' })).filter((request) => request.responseStatus === 200);
 		return sends
-			.map((request) => (request.body as { template: { parameters: string[] } }).template.parameters)
+			// The lane's other files send through the same sandbox, texts among them.
+			.map(templateParametersOf)
 			.filter((parameters) => parameters[0] === this.variant.location)
 			.map((parameters) => parameters[2]);
 	}
@@ -296,10 +298,8 @@ test.concurrent.each(runs.map((run) => [run.variant.name, run] as const))(
 		expect(executions.map((e) => e.status).sort()).toEqual(['error', 'error', 'success', 'success', 'success', 'success', 'success']);
 		expect((await run.anomalyRuns()).length).toBe(1);
 		// {{2}}: the event's time as people read it, not an ISO timestamp.
-		const sends = (await sandbox.requests({ method: 'POST', path: '/v1/messages' })).filter(
-			(request) => (request.body as { template: { parameters: string[] } }).template.parameters[0] === run.variant.location,
-		);
-		for (const send of sends) expect((send.body as { template: { parameters: string[] } }).template.parameters[1]).toMatch(/^\d{1,2} [A-Z][a-z]+ \d{4} at \d\d:\d\d UTC$/);
+		const sends = (await sandbox.requests({ method: 'POST', path: '/v1/messages' })).map(templateParametersOf).filter((parameters) => parameters[0] === run.variant.location);
+		for (const parameters of sends) expect(parameters[1]).toMatch(/^\d{1,2} [A-Z][a-z]+ \d{4} at \d\d:\d\d UTC$/);
 		run.say(`${polls} polls, alerts: ${(await run.alerts()).length}, executions: ${executions.map((e) => e.status).join(' ')}, anomaly runs: 1`);
 	},
 );

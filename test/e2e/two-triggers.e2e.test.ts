@@ -20,6 +20,7 @@ import { startN8n, type N8nInstance } from '../../tools/n8n/instance';
 import { freePort } from '../../tools/n8n/processes';
 import { ARTIFACTS_DIR } from '../../tools/n8n/runtime';
 import { sandboxCredentials } from '../../tools/n8n/sandboxCredentials';
+import { templateParametersOf } from '../../tools/sandbox/client';
 import { api } from '../../tools/sandbox/testkit';
 import { waitFor } from '../../tools/shared/wait';
 import { DURABLE_SCHEDULER, e2eRuntime, log } from './environment';
@@ -124,7 +125,8 @@ async function alerts(watched: Watched): Promise<string[]> {
 	const sends = await sandbox.requests({ method: 'POST', path: '/v1/messages' });
 	const where = new Set<string>([...watched.places, watched.timelineId]);
 	return sends
-		.map((request) => (request.body as { template: { parameters: string[] } }).template.parameters)
+		// The lane's other files send through the same sandbox, texts among them.
+		.map(templateParametersOf)
 		.filter((parameters) => where.has(parameters[0]))
 		.map((parameters) => `${parameters[0]}: ${parameters[2]}`)
 		.sort();

@@ -28,6 +28,12 @@ import type {
 
 export type * from './types';
 
+/** A recorded send's template parameters, or none when it sent no template (a text, a media…). */
+export function templateParametersOf(request: RecordedRequest): string[] {
+	const template = (request.body as { template?: { parameters?: unknown } } | undefined)?.template;
+	return Array.isArray(template?.parameters) ? template.parameters.map(String) : [];
+}
+
 export class SandboxClient {
 	private readonly http: AxiosInstance;
 

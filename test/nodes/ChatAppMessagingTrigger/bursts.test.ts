@@ -117,6 +117,16 @@ it('20 customers writing 3 messages each, all in flight at once: 20 runs, each w
 	expect(runs(trigger).sort()).toEqual(customers.map((from) => [from, [0, 1, 2].map((round) => `${from} ${round}`)]).sort());
 });
 
+it("the first messages to a trigger, 20 at once: each burst starts at the trigger's first call to its own URL, none refused", async () => {
+	const trigger = await host();
+	const customers = Array.from({ length: 20 }, (_, i) => `+1415556${String(1000 + i)}`);
+	await Promise.all(customers.map(async (from) => expect((await trigger.post(message(from, `${from} first`))).status).toBe(200)));
+	await waitFor('20 runs', async () => trigger.starts.length >= 20, { timeoutMs: 5000, intervalMs: 100 });
+	expect(runs(trigger).sort()).toEqual(customers.map((from) => [from, [`${from} first`]]).sort());
+	const flushes = trigger.calls.filter((call) => call.request.headers[FLUSH_HEADER] !== undefined);
+	expect(flushes.map((call) => call.response.status)).toEqual(customers.map(() => 200));
+});
+
 describe('n8n stopped in the middle of a burst', () => {
 	it("the burst's run starts once n8n is back and calls the webhook's create hook (n8n 1.x at start-up), with every message answered before the stop", async () => {
 		const before = await host();
@@ -148,6 +158,18 @@ describe('n8n stopped in the middle of a burst', () => {
 		await trigger.post(message('+16505550000', 'a third customer'));
 		expect(runs(trigger).slice(0, 2)).toEqual([['+14155550123', ['waiting']], ['+15551234567', ['someone else']]]);
 	});
+});
+
+it('unpublished in the middle of a burst: nothing starts while unpublished, and the burst starts once when published again', async () => {
+	const trigger = await host({ quietSeconds: 1 });
+	await trigger.post(message('+14155550123', 'before unpublishing'));
+	await trigger.deactivate();
+	await sleep(2500);
+	expect(trigger.starts).toEqual([]);
+	await trigger.activate();
+	await waitFor('the held burst', async () => trigger.starts.length === 1, { timeoutMs: 5000, intervalMs: 50 });
+	await sleep(1500);
+	expect(runs(trigger)).toEqual([['+14155550123', ['before unpublishing']]]);
 });
 
 it('bursts held when the option is switched off start at once when the workflow is published again', async () => {
@@ -182,7 +204,7 @@ describe('bounds', () => {
 	}, 120_000);
 });
 
-it('a flush call without the key of the trigger’s burst store is refused (401) and starts nothing', async () => {
+it('a flush call without the trigger’s flush key is refused (401) and starts nothing', async () => {
 	const trigger = await host();
 	await trigger.post(message('+14155550123', 'held'));
 	const forged = await trigger.post({ event_type: 'chat-app-trigger.flush', from: '+14155550123' }, { headers: { [FLUSH_HEADER]: 'guessed' } });

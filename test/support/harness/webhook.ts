@@ -104,6 +104,9 @@ export interface HostedTrigger {
 	clearRecords(): void;
 	/** Publication (or n8n's start with the workflow published): n8n calls the webhook's `create` hook. */
 	activate(): Promise<void>;
+	/** Unpublication: n8n calls the webhook's `delete` hook. */
+	deactivate(): Promise<void>;
+	/** Unpublishes and stops the server. */
 	close(): Promise<void>;
 }
 
@@ -386,7 +389,7 @@ export async function hostTrigger(options: HostTriggerOptions = {}): Promise<Hos
 	webhookBaseUrl ||= `http://127.0.0.1:${port}/webhook`;
 	const url = `http://127.0.0.1:${port}/webhook/${webhookPath}`;
 
-	return {
+	const hosted: HostedTrigger = {
 		url,
 		node,
 		calls,
@@ -434,14 +437,22 @@ export async function hostTrigger(options: HostTriggerOptions = {}): Promise<Hos
 			const context = new HookContext(workflow, workflow.getNode(node.name) as INode, additionalData, 'webhook', 'activate', webhookData);
 			await nodeType.webhookMethods?.default?.create?.call(context);
 		},
+		async deactivate() {
+			const { workflow, additionalData, webhookData } = loadWorkflow();
+			const context = new HookContext(workflow, workflow.getNode(node.name) as INode, additionalData, 'webhook', 'activate', webhookData);
+			await nodeType.webhookMethods?.default?.delete?.call(context);
+		},
 		clearRecords() {
 			calls.splice(0);
 			starts.splice(0);
 		},
-		close: () =>
-			new Promise<void>((resolve, reject) => {
+		close: async () => {
+			await hosted.deactivate();
+			await new Promise<void>((resolve, reject) => {
 				server.closeAllConnections();
 				server.close((error) => (error ? reject(error) : resolve()));
-			}),
+			});
+		},
 	};
+	return hosted;
 }

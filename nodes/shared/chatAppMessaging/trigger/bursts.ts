@@ -10,7 +10,7 @@
 // - each delivery is answered and its message kept in the node's static data (`bursts`), which
 //   n8n saves as it answers: a message answered 200 is never only in a process's memory;
 // - when the burst is due, the process that took its last message calls the trigger's own
-//   Production URL (`flush`, carrying the burst store's key instead of the webhook's credential),
+//   Production URL (`flush`, carrying the trigger's flush key instead of the webhook's credential),
 //   and that call returns the burst as the run; whichever n8n process takes it reads the burst
 //   from static data. n8n saves the emptied burst before it starts the run, so it starts once;
 // - after a restart no timer is left. n8n 1.x calls the webhook's `create` hook at start-up, which
@@ -21,14 +21,14 @@
 // As the repeat memory (./deliveryMemory.ts), each call loads its own copy of static data: the
 // process memory holds this process's messages until it sees them started, and every call writes
 // them back into its copy, so a concurrent save cannot drop one.
-import { randomBytes } from 'crypto';
+import { createHmac } from 'crypto';
 import { sleep, type IDataObject, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 import { digestOf, DIGEST_LENGTH } from '../../digest';
 import { sameSecret } from './authentication';
 
 /** Where the bursts live in the node's static data. */
 export const BURSTS_KEY = 'bursts';
-/** The header a flush call carries the store's key in. */
+/** The header a flush call carries the trigger's flush key in. */
 export const FLUSH_HEADER = 'x-chat-app-trigger-flush';
 /** A flush call's event type: never one the service sends. */
 export const FLUSH_EVENT = 'chat-app-trigger.flush';
@@ -69,20 +69,30 @@ interface Burst {
 }
 
 interface StoredBursts {
-	/** The key a flush call must carry: random, made once per trigger node. */
-	key: string;
 	/** Customer → their messages, oldest first. */
 	held: Record<string, HeldMessage[]>;
 	/** Digests of the message IDs of started bursts, DIGEST_LENGTH each, oldest first. */
 	started: string;
 }
 
-/** This process's messages not yet seen started, and its timers, per workflow and trigger node. */
+/** A flush call this process makes for a customer's burst, due at `at` (ms). */
+interface FlushCall {
+	at: number;
+	made: boolean;
+}
+
+/** This process's messages not yet seen started, and its flush calls, per workflow and trigger node. */
 interface ProcessBursts {
 	held: Map<string, HeldMessage[]>;
 	started: Set<string>;
-	/** Customer → when this process's flush call for them is due (ms). */
-	timers: Map<string, number>;
+	/** Customer → the flush call for their burst's latest due time. */
+	calls: Map<string, FlushCall>;
+	/** Whether this trigger's wait for due calls runs: one per trigger, however many bursts. */
+	waiting: boolean;
+	/** Set when the workflow is unpublished: waits and retries end. */
+	stopped: boolean;
+	/** The context flush calls are made with: the latest call's (the same URL and instance). */
+	caller?: Caller;
 }
 
 const processes = new Map<string, ProcessBursts>();
@@ -91,7 +101,7 @@ function processBurstsOf(owner: BurstOwner): ProcessBursts {
 	const scope = `${owner.workflowId}\u0000${owner.nodeId}`;
 	let memory = processes.get(scope);
 	if (!memory) {
-		memory = { held: new Map(), started: new Set(), timers: new Map() };
+		memory = { held: new Map(), started: new Set(), calls: new Map(), waiting: false, stopped: false };
 		processes.set(scope, memory);
 	}
 	return memory;
@@ -119,7 +129,7 @@ function isHeldMessage(value: unknown): value is HeldMessage {
 /** The stored bursts as loaded, if readable; never writes. */
 function readStored(staticData: IDataObject): StoredBursts | undefined {
 	const stored = staticData[BURSTS_KEY] as StoredBursts | undefined;
-	if (!stored || typeof stored.key !== 'string' || typeof stored.held !== 'object' || stored.held === null || typeof stored.started !== 'string') return undefined;
+	if (!stored || typeof stored.held !== 'object' || stored.held === null || typeof stored.started !== 'string') return undefined;
 	return stored;
 }
 
@@ -250,7 +260,7 @@ function decide(staticData: IDataObject, owner: BurstOwner, settings: BurstSetti
 	if (local.started.size > MAX_STARTED) local.started = new Set([...local.started].slice(local.started.size - MAX_STARTED));
 
 	// A plain object, assigned once through n8n's observable static data so that n8n saves it.
-	const next: StoredBursts = { key: stored?.key ?? randomBytes(24).toString('base64url'), held: Object.fromEntries(bursts), started };
+	const next: StoredBursts = { held: Object.fromEntries(bursts), started };
 	staticData[BURSTS_KEY] = next as unknown as IDataObject;
 	// This process calls for a burst whose last message it took: in queue mode another process may
 	// hold the burst's other messages, and two calls at once could each start it.
@@ -271,10 +281,18 @@ export function flushBurst(staticData: IDataObject, owner: BurstOwner, settings:
 	return decide(staticData, owner, settings, now, undefined, from);
 }
 
-/** Whether a flush call carries the key of this node's burst store. */
-export function isFlushCall(staticData: IDataObject, key: unknown): boolean {
-	const stored = readStored(staticData);
-	return stored !== undefined && typeof key === 'string' && sameSecret(key, stored.key);
+/**
+ * The key a flush call of this trigger carries: n8n's instance ID (derived from its encryption
+ * key, which every process of an n8n shares) keyed to the workflow and node. The same in every
+ * process and after a restart, and unknown to whoever only knows the webhook's URL.
+ */
+function flushKey(n8n: Pick<IWebhookFunctions | IHookFunctions, 'getInstanceId'>, owner: BurstOwner): string {
+	return createHmac('sha256', n8n.getInstanceId()).update(`chat-app burst flush\u0000${owner.workflowId}\u0000${owner.nodeId}`).digest('base64url');
+}
+
+/** Whether a flush call carries this trigger's flush key. */
+export function isFlushCall(n8n: Pick<IWebhookFunctions, 'getInstanceId'>, owner: BurstOwner, key: unknown): boolean {
+	return typeof key === 'string' && sameSecret(key, flushKey(n8n, owner));
 }
 
 /** The bursts held in the node's static data at activation, with when each is due. */
@@ -286,10 +304,6 @@ export function heldAtActivation(staticData: IDataObject, settings: BurstSetting
 		.map(([from, messages]) => ({ from, at: dueAt(messages, settings) }));
 }
 
-/** The store's key, for the flush calls scheduled at activation. */
-export function storeKey(staticData: IDataObject): string | undefined {
-	return readStored(staticData)?.key;
-}
 
 /** Messages started elsewhere (by their IDs): this process holds them no more. */
 function forgetStarted(memory: ProcessBursts, messageIds: string[]): void {
@@ -302,40 +316,86 @@ function forgetStarted(memory: ProcessBursts, messageIds: string[]): void {
 	}
 }
 
-type Caller = Pick<IWebhookFunctions | IHookFunctions, 'helpers' | 'logger' | 'getNodeWebhookUrl'>;
+type Caller = Pick<IWebhookFunctions | IHookFunctions, 'helpers' | 'logger' | 'getNodeWebhookUrl' | 'getInstanceId'>;
+
+/** Waits are cut into steps this long, so that unpublishing ends them soon. */
+const STEP_MS = 1000;
+
+/** Waits `ms` unless the trigger is unpublished meanwhile; whether it is still published. */
+async function pause(memory: ProcessBursts, ms: number): Promise<boolean> {
+	for (let until = Date.now() + ms; !memory.stopped && Date.now() < until; ) await sleep(Math.min(STEP_MS, until - Date.now()));
+	return !memory.stopped;
+}
 
 /**
  * Calls the trigger's own Production URL when `from`'s burst is due (not awaited by the caller):
- * once per process and customer for the latest due time. The call is made again a few times while
- * it fails, or while this process still holds messages of the burst it has not seen started: in
- * queue mode the call can reach another webhook process, whose copy of static data lacks what a
- * concurrent save dropped; a call that reaches this process writes them back. Then the burst is
- * left to the next delivery.
+ * once per process and customer for the latest due time.
  */
-export function scheduleFlush(n8n: Caller, owner: BurstOwner, key: string, from: string, at: number): void {
+export function scheduleFlush(n8n: Caller, owner: BurstOwner, from: string, at: number): void {
 	const memory = processBurstsOf(owner);
-	if (memory.timers.get(from) === at) return;
-	memory.timers.set(from, at);
-	void (async () => {
-		await sleep(Math.max(0, at - Date.now()));
-		const url = n8n.getNodeWebhookUrl('default');
-		let failure: string | undefined;
-		for (const retryMs of [...FLUSH_RETRY_MS, undefined]) {
-			// A later message moved the due time: that message's timer calls.
-			if (memory.timers.get(from) !== at) return;
-			try {
-				// The trigger's own URL, not the service: no credential, the store's key instead.
-				const answer = (await n8n.helpers.httpRequest({ method: 'POST', url: url!, headers: { [FLUSH_HEADER]: key }, body: { event_type: FLUSH_EVENT, from }, json: true, timeout: 30_000 })) as { message_ids?: unknown };
-				// Whichever process took the call: what it started, this one holds no more.
-				if (Array.isArray(answer?.message_ids)) forgetStarted(memory, answer.message_ids.map(String));
-				failure = undefined;
-				if (!memory.held.has(from)) break;
-			} catch (error) {
-				failure = (error as Error).message;
+	memory.stopped = false;
+	memory.caller = n8n;
+	if (memory.calls.get(from)?.at === at) return;
+	memory.calls.set(from, { at, made: false });
+	if (!memory.waiting) void makeCallsWhenDue(memory, owner);
+}
+
+/** The trigger was unpublished: no flush call is made or made again (the bursts stay in static data). */
+export function stopFlushes(owner: BurstOwner): void {
+	const memory = processBurstsOf(owner);
+	memory.stopped = true;
+	memory.calls.clear();
+}
+
+/** One wait per trigger: makes each flush call as it falls due, until none is left. */
+async function makeCallsWhenDue(memory: ProcessBursts, owner: BurstOwner): Promise<void> {
+	memory.waiting = true;
+	try {
+		for (;;) {
+			const waiting = [...memory.calls].filter(([, call]) => !call.made);
+			if (waiting.length === 0 || memory.stopped) return;
+			const now = Date.now();
+			const next = Math.min(...waiting.map(([, call]) => call.at));
+			if (next > now) {
+				await pause(memory, next - now);
+				continue;
 			}
-			if (retryMs !== undefined) await sleep(retryMs);
+			for (const [from, call] of waiting) {
+				if (call.at > now) continue;
+				call.made = true;
+				void flush(memory, owner, from, call);
+			}
 		}
-		if (memory.timers.get(from) === at) memory.timers.delete(from);
-		if (failure) n8n.logger.warn(`Chat-App trigger: could not start a gathered burst through its own URL ${url ?? '(none)'} (${failure}); the next delivery starts it`);
-	})();
+	} finally {
+		memory.waiting = false;
+	}
+}
+
+/**
+ * One flush call, made again a few times while it fails, or while this process still holds
+ * messages of the burst it has not seen started: in queue mode the call can reach another webhook
+ * process, whose copy of static data lacks what a concurrent save dropped; a call that reaches
+ * this process writes them back. Then the burst is left to the next delivery.
+ */
+async function flush(memory: ProcessBursts, owner: BurstOwner, from: string, call: FlushCall): Promise<void> {
+	const n8n = memory.caller!;
+	const url = n8n.getNodeWebhookUrl('default');
+	let failure: string | undefined;
+	for (const retryMs of [...FLUSH_RETRY_MS, 0]) {
+		// A later message moved the due time: that message's call comes.
+		if (memory.calls.get(from) !== call) return;
+		try {
+			// The trigger's own URL, not the service: no credential, the flush key instead.
+			const answer = (await n8n.helpers.httpRequest({ method: 'POST', url: url!, headers: { [FLUSH_HEADER]: flushKey(n8n, owner) }, body: { event_type: FLUSH_EVENT, from }, json: true, timeout: 30_000 })) as { message_ids?: unknown };
+			// Whichever process took the call: what it started, this one holds no more.
+			if (Array.isArray(answer?.message_ids)) forgetStarted(memory, answer.message_ids.map(String));
+			failure = undefined;
+			if (!memory.held.has(from)) break;
+		} catch (error) {
+			failure = (error as Error).message;
+		}
+		if (retryMs > 0 && !(await pause(memory, retryMs))) return;
+	}
+	if (memory.calls.get(from) === call) memory.calls.delete(from);
+	if (failure) n8n.logger.warn(`Chat-App trigger: could not start a gathered burst through its own URL ${url ?? '(none)'} (${failure}); the next delivery starts it`);
 }

@@ -19,7 +19,7 @@ import { namingOf, type NodeEntry } from '../../catalog';
 import { n8nTooOld } from '../../errors';
 import { MAIN_CONNECTION, ON_SUPPORTED_N8N, withFloorNotice } from '../../n8nVersion';
 import { checkBasicAuthCredential, checkCaller, checkHeaderAuthCredential } from './authentication';
-import { flushBurst, FLUSH_EVENT, FLUSH_HEADER, gatherMessage, heldAtActivation, isFlushCall, scheduleFlush, storeKey, type BurstOwner, type BurstSettings } from './bursts';
+import { flushBurst, FLUSH_EVENT, FLUSH_HEADER, gatherMessage, heldAtActivation, isFlushCall, scheduleFlush, stopFlushes, type BurstOwner, type BurstSettings } from './bursts';
 import { deliveryMemory } from './deliveryMemory';
 import { GATHER_BURSTS, MAX_LONGEST_WAIT_SECONDS, MAX_QUIET_SECONDS, triggerProperties } from './description';
 import { bodySize, checkEvent, deliveryKey, INBOUND_EVENT, MAX_BODY_BYTES, readJsonObject, STATUS_EVENT, windowOpenUntil } from './events';
@@ -93,13 +93,14 @@ export const WEBHOOK_LIFECYCLE = {
 		// once if the option was switched off meanwhile.
 		const settings = burstSettings(this);
 		if (typeof settings === 'string') throw new NodeOperationError(this.getNode(), settings);
-		const staticData = this.getWorkflowStaticData('node');
-		const key = storeKey(staticData);
 		const owner = burstOwner(this);
-		if (key && owner) for (const { from, at } of heldAtActivation(staticData, settings ?? NOT_GATHERING)) scheduleFlush(this, owner, key, from, at);
+		if (owner) for (const { from, at } of heldAtActivation(this.getWorkflowStaticData('node'), settings ?? NOT_GATHERING)) scheduleFlush(this, owner, from, at);
 		return true;
 	},
 	async delete(this: IHookFunctions): Promise<boolean> {
+		// Unpublished: held bursts stay in static data and start after the next publication.
+		const owner = burstOwner(this);
+		if (owner) stopFlushes(owner);
 		this.logger.info(
 			`${triggerInLog(this)} stopped listening at ${this.getNodeWebhookUrl('default') ?? 'its webhook URL'}. The messaging dashboard still points there: remove or change the URL there, or the service's deliveries will fail.`,
 		);
@@ -139,8 +140,8 @@ function receiveFlush(ctx: IWebhookFunctions, key: unknown): IWebhookResponseDat
 	const staticData = ctx.getWorkflowStaticData('node');
 	const settings = burstSettings(ctx);
 	const owner = burstOwner(ctx);
-	if (typeof settings === 'string' || !owner || !isFlushCall(staticData, key)) {
-		return reply(ctx, 401, { error: 'unauthorized', message: 'Authorization failed: this flush call does not carry the key of a trigger gathering bursts.' });
+	if (typeof settings === 'string' || !owner || !isFlushCall(ctx, owner, key)) {
+		return reply(ctx, 401, { error: 'unauthorized', message: "Authorization failed: this flush call does not carry the trigger's flush key." });
 	}
 	const body = ctx.getBodyData();
 	const gathered = flushBurst(staticData, owner, settings ?? NOT_GATHERING, typeof body.from === 'string' ? body.from : '');
@@ -235,8 +236,7 @@ export async function receiveEvent(this: IWebhookFunctions): Promise<IWebhookRes
 		return { ...answered, workflowData: [this.helpers.returnJsonArray(output)] };
 	}
 	const gathered = gatherMessage(staticData, gatherer, settings, output);
-	const key = storeKey(staticData)!;
-	for (const { from, at } of gathered.due) scheduleFlush(this, gatherer, key, from, at);
+	for (const { from, at } of gathered.due) scheduleFlush(this, gatherer, from, at);
 	const answered = reply(this, 200, { received: true, started: gathered.start !== undefined, event_type: eventType, gathering: true });
 	return gathered.start ? { ...answered, workflowData: [this.helpers.returnJsonArray(gathered.start)] } : answered;
 }
