@@ -8,34 +8,31 @@
  * figures use; the webhook and the split are outside it.
  */
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
-import * as path from 'node:path';
+import type { INodeType } from 'n8n-workflow';
+
+import { ChatAppMessagingTrigger } from '../../nodes/ChatAppMessagingTrigger/ChatAppMessagingTrigger.node';
+import { TimelineNavigation } from '../../nodes/TimelineNavigation/TimelineNavigation.node';
 
 import type { StoredCredential, WorkflowJson } from '../n8n/client';
 import { NODE_TYPES } from '../n8n/communityPackage';
-import { PROJECT_ROOT } from '../n8n/runtime';
 import { CEILING_CREDENTIAL_TYPE, CEILING_NODE_TYPE } from './ceiling/pack';
 
 export const NODE_UNDER_TEST = 'Under Test';
 
 /**
- * The version a user adding the node today gets (its defaultVersion, else its newest), read
- * from the built package (BENCH_TRIGGER_VERSION / BENCH_ACTION_VERSION override it).
+ * The version a user adding the node today gets (its defaultVersion, else its newest), read from
+ * the node's source, the same as the build (BENCH_TRIGGER_VERSION / BENCH_ACTION_VERSION override
+ * it). Not from dist/: in CI a file that runs `npm start` rebuilds it while the bench runs.
  */
-function defaultVersionOf(file: string, className: string, override?: string): number {
+function defaultVersionOf(node: INodeType, override?: string): number {
 	if (override) return Number(override);
-	const NodeClass = createRequire(__filename)(path.join(PROJECT_ROOT, 'dist', 'nodes', file))[className];
-	const { version, defaultVersion } = new NodeClass().description as { version: number | number[]; defaultVersion?: number };
+	const { version, defaultVersion } = node.description;
 	return defaultVersion ?? Math.max(...[version].flat());
 }
 
 export const nodeVersions = () => ({
-	action: defaultVersionOf('TimelineNavigation/TimelineNavigation.node.js', 'TimelineNavigation', process.env.BENCH_ACTION_VERSION),
-	trigger: defaultVersionOf(
-		'ChatAppMessagingTrigger/ChatAppMessagingTrigger.node.js',
-		'ChatAppMessagingTrigger',
-		process.env.BENCH_TRIGGER_VERSION,
-	),
+	action: defaultVersionOf(new TimelineNavigation(), process.env.BENCH_ACTION_VERSION),
+	trigger: defaultVersionOf(new ChatAppMessagingTrigger(), process.env.BENCH_TRIGGER_VERSION),
 });
 
 /** n8n 2.41's default (newest) versions, as a user adding the node today gets them. */
