@@ -172,6 +172,32 @@ it('unpublished in the middle of a burst: nothing starts while unpublished, and 
 	expect(runs(trigger)).toEqual([['+14155550123', ['before unpublishing']]]);
 });
 
+it('a test listen on the Test URL, begun and ended in the middle of a burst, neither starts nor stops it', async () => {
+	const trigger = await host({ quietSeconds: 2 });
+	await trigger.post(message('+14155550123', 'held'));
+	await trigger.activate({ testUrl: true });
+	await trigger.deactivate({ testUrl: true });
+	await sleep(1000);
+	expect(trigger.starts).toEqual([]);
+	await waitFor('the burst', async () => trigger.starts.length === 1, { timeoutMs: 5000, intervalMs: 50 });
+	expect(runs(trigger)).toEqual([['+14155550123', ['held']]]);
+	// Every call went to the Production URL.
+	expect(trigger.calls.map((call) => call.response.status)).toEqual([200, 200]);
+});
+
+it('republished at once with a shorter Quiet Time: the held burst starts at its new due time', async () => {
+	const workflowId = `bursts-republished-${++workflows}`;
+	const before = await host({ quietSeconds: 600 }, { workflowId });
+	await before.post(message('+14155550123', 'held'));
+	const saved = before.staticData();
+	await before.close();
+	hosted.splice(hosted.indexOf(before), 1);
+	const after = await host({ quietSeconds: 1 }, { workflowId, staticData: saved });
+	await after.activate();
+	await waitFor('the held burst', async () => after.starts.length === 1, { timeoutMs: 5000, intervalMs: 50 });
+	expect(runs(after)).toEqual([['+14155550123', ['held']]]);
+});
+
 it('bursts held when the option is switched off start at once when the workflow is published again', async () => {
 	const gathering = await host({ quietSeconds: 600 });
 	await gathering.post(message('+14155550123', 'held 1'));

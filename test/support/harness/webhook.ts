@@ -102,10 +102,10 @@ export interface HostedTrigger {
 	waitForCalls(count: number, timeoutMs?: number): Promise<WebhookCall[]>;
 	/** Forgets recorded calls and starts (static data stays, as in n8n). */
 	clearRecords(): void;
-	/** Publication (or n8n's start with the workflow published): n8n calls the webhook's `create` hook. */
-	activate(): Promise<void>;
-	/** Unpublication: n8n calls the webhook's `delete` hook. */
-	deactivate(): Promise<void>;
+	/** Publication (or n8n's start with the workflow published): n8n calls the webhook's `create` hook; with `testUrl`, a test listen's. */
+	activate(options?: { testUrl?: boolean }): Promise<void>;
+	/** Unpublication: n8n calls the webhook's `delete` hook; with `testUrl`, the end of a test listen. */
+	deactivate(options?: { testUrl?: boolean }): Promise<void>;
 	/** Unpublishes and stops the server. */
 	close(): Promise<void>;
 }
@@ -432,14 +432,18 @@ export async function hostTrigger(options: HostTriggerOptions = {}): Promise<Hos
 			}
 			return calls.slice(0, count);
 		},
-		async activate() {
+		async activate({ testUrl = false } = {}) {
+			// As n8n's active-workflow-manager.ts, or test-webhooks.ts ('manual', 'manual') for a test listen.
 			const { workflow, additionalData, webhookData } = loadWorkflow();
-			const context = new HookContext(workflow, workflow.getNode(node.name) as INode, additionalData, 'webhook', 'activate', webhookData);
+			const context = testUrl
+				? new HookContext(workflow, workflow.getNode(node.name) as INode, additionalData, 'manual', 'manual', { ...webhookData, isTest: true })
+				: new HookContext(workflow, workflow.getNode(node.name) as INode, additionalData, 'webhook', 'activate', webhookData);
 			await nodeType.webhookMethods?.default?.create?.call(context);
 		},
-		async deactivate() {
+		async deactivate({ testUrl = false } = {}) {
+			// n8n deletes both kinds as ('internal', 'update'); only the webhook data tells a test listen.
 			const { workflow, additionalData, webhookData } = loadWorkflow();
-			const context = new HookContext(workflow, workflow.getNode(node.name) as INode, additionalData, 'webhook', 'activate', webhookData);
+			const context = new HookContext(workflow, workflow.getNode(node.name) as INode, additionalData, 'internal', 'update', testUrl ? { ...webhookData, isTest: true } : webhookData);
 			await nodeType.webhookMethods?.default?.delete?.call(context);
 		},
 		clearRecords() {

@@ -93,6 +93,8 @@ interface ProcessBursts {
 	stopped: boolean;
 	/** The context flush calls are made with: the latest call's (the same URL and instance). */
 	caller?: Caller;
+	/** The Production URL the flush calls go to. */
+	url?: string;
 }
 
 const processes = new Map<string, ProcessBursts>();
@@ -304,7 +306,6 @@ export function heldAtActivation(staticData: IDataObject, settings: BurstSetting
 		.map(([from, messages]) => ({ from, at: dueAt(messages, settings) }));
 }
 
-
 /** Messages started elsewhere (by their IDs): this process holds them no more. */
 function forgetStarted(memory: ProcessBursts, messageIds: string[]): void {
 	const ids = new Set(messageIds.map((id) => digestOf(id)));
@@ -335,19 +336,29 @@ export function scheduleFlush(n8n: Caller, owner: BurstOwner, from: string, at: 
 	const memory = processBurstsOf(owner);
 	memory.stopped = false;
 	memory.caller = n8n;
+	memory.url = n8n.getNodeWebhookUrl('default');
 	if (memory.calls.get(from)?.at === at) return;
 	memory.calls.set(from, { at, made: false });
 	if (!memory.waiting) void makeCallsWhenDue(memory, owner);
 }
 
-/** The trigger was unpublished: no flush call is made or made again (the bursts stay in static data). */
-export function stopFlushes(owner: BurstOwner): void {
+/**
+ * The trigger's `url` stopped listening: when that is where the flush calls go (unpublishing, not
+ * the end of a test listen on the Test URL), none is made or made again; the bursts stay in
+ * static data.
+ */
+export function stopFlushes(owner: BurstOwner, url: string | undefined): void {
 	const memory = processBurstsOf(owner);
+	if (memory.url !== undefined && memory.url !== url) return;
 	memory.stopped = true;
 	memory.calls.clear();
 }
 
-/** One wait per trigger: makes each flush call as it falls due, until none is left. */
+/**
+ * One wait per trigger: makes each flush call as it falls due, until none is left. It looks again
+ * every step: a call scheduled meanwhile may be due sooner (a shorter Quiet Time after a
+ * republication, a chatty customer's Longest Wait).
+ */
 async function makeCallsWhenDue(memory: ProcessBursts, owner: BurstOwner): Promise<void> {
 	memory.waiting = true;
 	try {
@@ -357,7 +368,7 @@ async function makeCallsWhenDue(memory: ProcessBursts, owner: BurstOwner): Promi
 			const now = Date.now();
 			const next = Math.min(...waiting.map(([, call]) => call.at));
 			if (next > now) {
-				await pause(memory, next - now);
+				await pause(memory, Math.min(STEP_MS, next - now));
 				continue;
 			}
 			for (const [from, call] of waiting) {
@@ -379,7 +390,7 @@ async function makeCallsWhenDue(memory: ProcessBursts, owner: BurstOwner): Promi
  */
 async function flush(memory: ProcessBursts, owner: BurstOwner, from: string, call: FlushCall): Promise<void> {
 	const n8n = memory.caller!;
-	const url = n8n.getNodeWebhookUrl('default');
+	const url = memory.url;
 	let failure: string | undefined;
 	for (const retryMs of [...FLUSH_RETRY_MS, 0]) {
 		// A later message moved the due time: that message's call comes.

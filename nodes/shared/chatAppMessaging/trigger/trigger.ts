@@ -93,14 +93,15 @@ export const WEBHOOK_LIFECYCLE = {
 		// once if the option was switched off meanwhile.
 		const settings = burstSettings(this);
 		if (typeof settings === 'string') throw new NodeOperationError(this.getNode(), settings);
-		const owner = burstOwner(this);
+		// Listening on the Test URL gathers nothing and starts nothing held.
+		const owner = this.getMode() === 'manual' ? undefined : burstOwner(this);
 		if (owner) for (const { from, at } of heldAtActivation(this.getWorkflowStaticData('node'), settings ?? NOT_GATHERING)) scheduleFlush(this, owner, from, at);
 		return true;
 	},
 	async delete(this: IHookFunctions): Promise<boolean> {
 		// Unpublished: held bursts stay in static data and start after the next publication.
 		const owner = burstOwner(this);
-		if (owner) stopFlushes(owner);
+		if (owner) stopFlushes(owner, this.getNodeWebhookUrl('default'));
 		this.logger.info(
 			`${triggerInLog(this)} stopped listening at ${this.getNodeWebhookUrl('default') ?? 'its webhook URL'}. The messaging dashboard still points there: remove or change the URL there, or the service's deliveries will fail.`,
 		);
