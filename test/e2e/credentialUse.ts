@@ -25,6 +25,7 @@ import type { RecordedRequest } from '../../tools/sandbox/types';
 import { status as statusDelivery } from '../support/trigger-payloads';
 import { publishWorkflow } from './communityNodes';
 import type { ShippedPackage } from './shippedPackages';
+import { waitFor } from '../../tools/shared/wait';
 import { env, onceRegistered, sandbox } from './support';
 
 /** The credential types the action node and the HTTP Request node send with. */
@@ -46,6 +47,12 @@ export interface CredentialUse {
 	connections: Record<string, unknown>;
 	/** Once the workflow is published: one line saying what happened (WORKS when it worked). */
 	outcome(n8n: N8nClient): Promise<string>;
+	/**
+	 * Resolves once n8n has finished unpublishing the use. n8n 2.41 tears a workflow down after
+	 * answering the deactivation, and a package uninstalled meanwhile makes it fail ("External
+	 * webhook deregistration failed … Unrecognized node type").
+	 */
+	unpublished?(n8n: N8nClient): Promise<void>;
 }
 
 /** A node of the examples, as a template for the same node of any package. */
@@ -233,6 +240,14 @@ export function triggerUse(triggerType: string, credential: StoredCredential): C
 			await Promise.all([withSecret.text(), withWrongSecret.text()]);
 			return `with the secret ${withSecret.status}, with a wrong one ${withWrongSecret.status}`;
 		},
+		async unpublished(n8n) {
+			// n8n removes the webhook's registration after running every node's delete hook.
+			await waitFor(`${webhookId} unregistered`, async () => {
+				const answer = await deliver(n8n, {});
+				await answer.text();
+				return answer.status === 404;
+			}, { timeoutMs: 60_000, intervalMs: 250 });
+		},
 	};
 }
 
@@ -254,6 +269,7 @@ export async function tryUses(n8n: N8nClient, uses: CredentialUse[], name = 'Cre
 		return outcomes;
 	} finally {
 		await n8n.rest('POST', `/workflows/${id}/deactivate`);
+		for (const use of uses) await use.unpublished?.(n8n);
 	}
 }
 
